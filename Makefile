@@ -1,0 +1,33 @@
+# Every target creates .venv when it is missing; only Python 3.11+ is needed on the machine.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+
+.PHONY: run test lint bench clean
+
+$(BIN)/.installed: pyproject.toml
+	@$(PYTHON) -c 'import sys; sys.exit("quizbot needs Python 3.11 or newer") if sys.version_info < (3, 11) else None'
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet -e .
+	@touch $@
+
+$(BIN)/.installed-dev: $(BIN)/.installed
+	$(BIN)/pip install --quiet -e '.[dev]'
+	@touch $@
+
+run: $(BIN)/.installed
+	@$(BIN)/python -m bot
+
+lint: $(BIN)/.installed-dev
+	$(BIN)/ruff check bot content storage tests benchmarks
+	$(BIN)/ruff format --check bot content storage tests benchmarks
+	$(BIN)/mypy bot content storage
+
+test: lint
+	$(BIN)/pytest
+
+bench: $(BIN)/.installed-dev
+	$(BIN)/python -m benchmarks
+
+clean:
+	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache
