@@ -1,0 +1,179 @@
+"""Reads and writes of chats, users, asks and answers, returning domain types."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+import aiosqlite
+
+from bot.core.domain import Answer, Ask, ChatRef, PassState, Player, UserStats
+from storage.db import Database
+
+
+def to_ms(moment: datetime) -> int:
+    """A timezone-aware datetime as integer milliseconds since the epoch (UTC)."""
+    if moment.tzinfo is None:
+        raise ValueError("naive datetimes are ambiguous; pass an aware UTC datetime")
+    return int(moment.timestamp() * 1000)
+
+
+def from_ms(value: int) -> datetime:
+    return datetime.fromtimestamp(value / 1000, tz=UTC)
+
+
+def _optional_ms(value: int | None) -> datetime | None:
+    return None if value is None else from_ms(value)
+
+
+_ASK_COLUMNS = (
+    "id, chat_id, thread_id, message_id, deck_id, question_id, pass_no, option_order, "
+    "asked_at, closes_at, closed_at"
+)
+
+
+def _ask(row: aiosqlite.Row) -> Ask:
+    return Ask(
+        id=row[0],
+        chat_id=row[1],
+        thread_id=row[2],
+        message_id=row[3],
+        deck_id=row[4],
+        question_id=row[5],
+        pass_no=row[6],
+        option_order=tuple(int(part) for part in row[7].split(",")),
+        asked_at=from_ms(row[8]),
+        closes_at=_optional_ms(row[9]),
+        closed_at=_optional_ms(row[10]),
+    )
+
+
+@dataclass(frozen=True)
+class RecordedAnswer:
+    """The answer on record for a user and an ask; `is_new` is False when it was there before."""
+
+    answer: Answer
+    is_new: bool
+
+
+class Repository:
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    async def upsert_chat(self, chat: ChatRef, now: datetime) -> None:
+        async with self.db.transaction() as conn:
+            await conn.execute(
+                "INSERT INTO chats (id, kind, title, created_at) VALUES (?, ?, ?, ?) "
+                "ON CONFLICT (id) DO UPDATE SET kind = excluded.kind, title = excluded.title",
+                (chat.id, chat.kind.value, chat.title, to_ms(now)),
+            )
+
+    async def pass_state(self, chat_id: int, deck_id: str) -> PassState:
+        row = await self.db.fetch_one(
+            "SELECT max(pass_no) FROM asks WHERE chat_id = ? AND deck_id = ?", (chat_id, deck_id)
+        )
+        pass_no = int(row[0]) if row and row[0] is not None else 1
+        rows = await self.db.fetch_all(
+            "SELECT question_id FROM asks WHERE chat_id = ? AND deck_id = ? AND pass_no = ? "
+            "ORDER BY id DESC",
+            (chat_id, deck_id, pass_no),
+        )
+        asked = [row[0] for row in rows]
+        return PassState(pass_no, frozenset(asked), asked[0] if asked else None)
+
+    async def create_ask(
+        self,
+        *,
+        chat_id: int,
+        thread_id: int | None,
+        deck_id: str,
+        question_id: str,
+        pass_no: int,
+        option_order: tuple[int, ...],
+        asked_at: datetime,
+        closes_at: datetime | None,
+    ) -> Ask:
+        async with self.db.transaction() as conn:
+            cursor = await conn.execute(
+                "INSERT INTO asks (chat_id, thread_id, deck_id, question_id, pass_no, "
+                "option_order, asked_at, closes_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    chat_id,
+                    thread_id,
+                    deck_id,
+                    question_id,
+                    pass_no,
+                    ",".join(map(str, option_order)),
+                    to_ms(asked_at),
+                    None if closes_at is None else to_ms(closes_at),
+                ),
+            )
+            ask_id = cursor.lastrowid
+        assert ask_id is not None
+        ask = await self.get_ask(ask_id)
+        assert ask is not None
+        return ask
+
+    async def set_ask_message(self, ask_id: int, message_id: int) -> None:
+        async with self.db.transaction() as conn:
+            await conn.execute("UPDATE asks SET message_id = ? WHERE id = ?", (message_id, ask_id))
+
+    async def delete_ask(self, ask_id: int) -> None:
+        """Forget an ask whose message could not be sent (it has no answers)."""
+        async with self.db.transaction() as conn:
+            await conn.execute("DELETE FROM asks WHERE id = ?", (ask_id,))
+
+    async def get_ask(self, ask_id: int) -> Ask | None:
+        row = await self.db.fetch_one(f"SELECT {_ASK_COLUMNS} FROM asks WHERE id = ?", (ask_id,))
+        return None if row is None else _ask(row)
+
+    async def get_answer(self, ask_id: int, user_id: int) -> Answer | None:
+        row = await self.db.fetch_one(
+            "SELECT position, correct, answered_at FROM answers WHERE ask_id = ? AND user_id = ?",
+            (ask_id, user_id),
+        )
+        if row is None:
+            return None
+        return Answer(ask_id, user_id, row[0], bool(row[1]), from_ms(row[2]))
+
+    async def record_answer(
+        self, ask: Ask, player: Player, position: int, correct: bool, now: datetime, *, close: bool
+    ) -> RecordedAnswer:
+        """Store the player's answer unless they already have one for this ask.
+
+        With `close`, the ask is closed in the same transaction (a private question takes one
+        answer). The answer is committed when this returns.
+        """
+        at = to_ms(now)
+        async with self.db.transaction() as conn:
+            await conn.execute(
+                "INSERT INTO users (id, first_name, last_name, username, updated_at) "
+                "VALUES (?, ?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET "
+                "first_name = excluded.first_name, last_name = excluded.last_name, "
+                "username = excluded.username, updated_at = excluded.updated_at",
+                (player.id, player.first_name, player.last_name, player.username, at),
+            )
+            cursor = await conn.execute(
+                "INSERT INTO answers (ask_id, user_id, chat_id, position, correct, answered_at) "
+                "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (ask_id, user_id) DO NOTHING",
+                (ask.id, player.id, ask.chat_id, position, int(correct), at),
+            )
+            is_new = cursor.rowcount == 1
+            if is_new and close:
+                await conn.execute(
+                    "UPDATE asks SET closed_at = ? WHERE id = ? AND closed_at IS NULL", (at, ask.id)
+                )
+        if is_new:
+            return RecordedAnswer(Answer(ask.id, player.id, position, correct, now), True)
+        existing = await self.get_answer(ask.id, player.id)
+        assert existing is not None
+        return RecordedAnswer(existing, False)
+
+    async def user_stats(self, chat_id: int, user_id: int) -> UserStats:
+        row = await self.db.fetch_one(
+            "SELECT count(*), coalesce(sum(correct), 0) FROM answers "
+            "WHERE chat_id = ? AND user_id = ?",
+            (chat_id, user_id),
+        )
+        assert row is not None
+        return UserStats(answered=int(row[0]), correct=int(row[1]))
