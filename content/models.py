@@ -1,0 +1,139 @@
+"""Pydantic models for quiz decks, with the content rules of PRODUCT.md enforced on load."""
+
+from __future__ import annotations
+
+import re
+from typing import Annotated, Self
+
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    StringConstraints,
+    field_validator,
+    model_validator,
+)
+from pydantic_core import PydanticCustomError
+
+TELEGRAM_MESSAGE_LIMIT = 4096
+EXPLANATION_LIMIT = 3500
+MIN_OPTIONS = 2
+MAX_OPTIONS = 8
+RENDER_HEADROOM = 200
+SLUG_PATTERN = r"^[a-z0-9]+(?:-[a-z0-9]+)*$"
+
+
+def _check_slug(value: str) -> str:
+    # A custom error instead of pattern=, whose message would show the raw regex to authors.
+    if not re.fullmatch(SLUG_PATTERN, value):
+        raise PydanticCustomError(
+            "slug", "must be a slug: lowercase letters, digits and single hyphens"
+        )
+    return value
+
+
+Text = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1)]
+Slug = Annotated[Text, AfterValidator(_check_slug)]
+Explanation = Annotated[
+    str, StringConstraints(strip_whitespace=True, min_length=1, max_length=EXPLANATION_LIMIT)
+]
+
+
+def located(kind: str, message: str, *at: str | int) -> PydanticCustomError:
+    """An error to report at `at` below the validator's own location.
+
+    Pydantic pins a validator's errors to the value it validates; the loader appends
+    `ctx["at"]` so that e.g. a duplicate id is reported on that question's `id`.
+    """
+    return PydanticCustomError(kind, message, {"at": at})
+
+
+def _option_key(option: str) -> str:
+    return " ".join(option.split()).casefold()
+
+
+def _utf16_len(text: str) -> int:
+    # Telegram counts message length in UTF-16 code units: an emoji may count twice.
+    return len(text.encode("utf-16-le")) // 2
+
+
+def max_rendered_length(question: Question) -> int:
+    """Upper bound of the question message's length: text, lettered options, headers, marks."""
+    options = sum(_utf16_len(option) + 4 for option in question.options)
+    return _utf16_len(question.text) + options + RENDER_HEADROOM
+
+
+class Question(BaseModel):
+    """One multiple-choice question; `answer` is the right option, `wrong` the distractors."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
+
+    id: Slug
+    topic: Text
+    text: Text
+    answer: Text
+    wrong: list[Text]
+    explanation: Explanation
+
+    @property
+    def options(self) -> tuple[str, ...]:
+        """All options, the right one first (index 0)."""
+        return (self.answer, *self.wrong)
+
+    @model_validator(mode="after")
+    def _check_options(self) -> Self:
+        count = len(self.options)
+        if not MIN_OPTIONS <= count <= MAX_OPTIONS:
+            raise located(
+                "option_count",
+                f"needs {MIN_OPTIONS - 1}-{MAX_OPTIONS - 1} wrong options "
+                f"({MIN_OPTIONS}-{MAX_OPTIONS} options in total), found {len(self.wrong)}",
+                "wrong",
+            )
+        seen = {_option_key(self.answer): "the answer"}
+        for index, option in enumerate(self.wrong):
+            key = _option_key(option)
+            if key in seen:
+                raise located(
+                    "duplicate_option",
+                    f"{option!r} repeats {seen[key]} (ignoring case and spaces)",
+                    "wrong",
+                    index,
+                )
+            seen[key] = f"wrong #{index + 1}"
+        length = max_rendered_length(self)
+        if length > TELEGRAM_MESSAGE_LIMIT:
+            raise located(
+                "message_too_long",
+                f"question and options render to about {length} characters, over "
+                f"Telegram's {TELEGRAM_MESSAGE_LIMIT}-character message limit",
+                "text",
+            )
+        return self
+
+
+class Deck(BaseModel):
+    """A titled list of questions loaded from one YAML file."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
+
+    id: Slug
+    title: Text
+    source: Text
+    questions: list[Question] = Field(min_length=1)
+
+    @field_validator("questions")
+    @classmethod
+    def _check_unique_ids(cls, questions: list[Question]) -> list[Question]:
+        first: dict[str, int] = {}
+        for index, question in enumerate(questions):
+            if question.id in first:
+                raise located(
+                    "duplicate_id",
+                    f"duplicate question id, already used by question #{first[question.id] + 1}",
+                    index,
+                    "id",
+                )
+            first[question.id] = index
+        return questions
