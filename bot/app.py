@@ -1,0 +1,97 @@
+"""App wiring: load decks, open the database, build the PTB Application, run until stopped."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+
+from telegram import LinkPreviewOptions, Update
+from telegram.constants import ParseMode
+from telegram.ext import Application, Defaults
+from telegram.request import HTTPXRequest
+
+from bot import render
+from bot.config import Settings
+from bot.core.clock import Clock, SystemClock
+from bot.core.service import QuizService
+from bot.handlers import register_handlers
+from content.loader import load_decks
+from storage.db import Database
+from storage.repository import Repository
+
+log = logging.getLogger(__name__)
+
+# Updates are handled concurrently (many members press at once in a group); the HTTP pool is
+# sized to match so that answers do not queue for a connection.
+CONCURRENT_UPDATES = 64
+HTTP_POOL_SIZE = 32
+
+
+@dataclass(frozen=True)
+class Services:
+    """What the handlers need, built once at start."""
+
+    db: Database
+    quiz: QuizService
+
+
+@asynccontextmanager
+async def open_services(settings: Settings, clock: Clock) -> AsyncIterator[Services]:
+    decks = load_decks(settings.content_dir)
+    db = await Database.open(settings.database)
+    try:
+        yield Services(db=db, quiz=QuizService(Repository(db), decks, clock))
+    finally:
+        await db.close()
+
+
+def build_application(settings: Settings, services: Services) -> Application:  # type: ignore[type-arg]
+    if settings.telegram_bot_token is None:
+        raise ValueError("TELEGRAM_BOT_TOKEN is not set")
+    app = (
+        Application.builder()
+        .token(settings.telegram_bot_token.get_secret_value())
+        .base_url(settings.bot_api_base_url())
+        .base_file_url(settings.bot_api_file_url())
+        .defaults(
+            Defaults(
+                parse_mode=ParseMode.HTML,
+                link_preview_options=LinkPreviewOptions(is_disabled=True),
+            )
+        )
+        .request(HTTPXRequest(connection_pool_size=HTTP_POOL_SIZE))
+        .concurrent_updates(CONCURRENT_UPDATES)
+        .build()
+    )
+    register_handlers(app, services.quiz)
+    return app
+
+
+async def run_bot(
+    settings: Settings,
+    stop: asyncio.Event,
+    *,
+    clock: Clock | None = None,
+    ready: asyncio.Event | None = None,
+    poll_timeout: float = 30.0,
+) -> None:
+    """Serve updates until `stop` is set, then shut down cleanly."""
+    async with open_services(settings, clock or SystemClock()) as services:
+        app = build_application(settings, services)
+        async with app:
+            await app.bot.set_my_commands(render.bot_commands())
+            assert app.updater is not None
+            await app.updater.start_polling(
+                timeout=int(poll_timeout), allowed_updates=Update.ALL_TYPES
+            )
+            await app.start()
+            log.info("quizbot is running as @%s", app.bot.username)
+            if ready is not None:
+                ready.set()
+            await stop.wait()
+            log.info("stopping")
+            await app.updater.stop()
+            await app.stop()

@@ -1,0 +1,111 @@
+"""Texts and keyboards the bot sends, in Telegram HTML."""
+
+from __future__ import annotations
+
+from html import escape
+
+from telegram import BotCommand, InlineKeyboardButton, InlineKeyboardMarkup
+
+from bot.callback_data import AnswerButton
+from bot.core.domain import Ask, UserStats, letter
+from content.models import Deck, Question
+
+COMMANDS: tuple[tuple[str, str], ...] = (
+    ("quiz", "Get a question"),
+    ("me", "Your score in this chat"),
+    ("help", "What this bot does and its commands"),
+)
+
+
+def bot_commands() -> list[BotCommand]:
+    return [BotCommand(name, description) for name, description in COMMANDS]
+
+
+def help_message(deck: Deck) -> str:
+    lines = [
+        "👋 <b>quizbot</b> helps you prepare for certification exams with multiple-choice "
+        "questions. Press a letter to answer; every answer comes with its explanation, and "
+        "your scores are kept per chat.",
+        "",
+        f"Current deck: <b>{escape(deck.title)}</b> ({len(deck.questions)} questions)",
+        "",
+        "<b>Commands</b>",
+    ]
+    lines += [f"/{name} — {escape(description)}" for name, description in COMMANDS]
+    return "\n".join(lines)
+
+
+def _header(question: Question, deck_title: str) -> str:
+    return (
+        f"❓ <b>{escape(deck_title)}</b> · <i>{escape(question.topic)}</i>\n\n"
+        f"<b>{escape(question.text)}</b>"
+    )
+
+
+def _option_line(question: Question, ask: Ask, position: int) -> str:
+    option = question.options[ask.option_order[position]]
+    return f"<b>{letter(position)})</b> {escape(option)}"
+
+
+def question_message(question: Question, ask: Ask, deck_title: str) -> str:
+    """The question and every option in full, lettered; buttons carry only the letters."""
+    options = "\n".join(_option_line(question, ask, p) for p in range(len(ask.option_order)))
+    return f"{_header(question, deck_title)}\n\n{options}"
+
+
+def question_keyboard(ask: Ask) -> InlineKeyboardMarkup:
+    buttons = [
+        InlineKeyboardButton(letter(p), callback_data=AnswerButton(ask.id, p).encode())
+        for p in range(len(ask.option_order))
+    ]
+    return InlineKeyboardMarkup([buttons])
+
+
+def answered_message(question: Question, ask: Ask, chosen: int, deck_title: str) -> str:
+    """The question after a private answer: the right option and the chosen one marked."""
+    lines = []
+    for position in range(len(ask.option_order)):
+        line = _option_line(question, ask, position)
+        if position == ask.right_position:
+            line = f"✅ {line}"
+        elif position == chosen:
+            line = f"❌ {line}"
+        if position == chosen:
+            line += "  ← <i>your answer</i>"
+        lines.append(line)
+    return f"{_header(question, deck_title)}\n\n" + "\n".join(lines)
+
+
+def result_toast(ask: Ask, correct: bool) -> str:
+    return "✅ Correct" if correct else f"❌ Not quite — it was {letter(ask.right_position)}"
+
+
+def explanation_message(question: Question, ask: Ask, correct: bool) -> str:
+    right = f"<b>{letter(ask.right_position)})</b> {escape(question.answer)}"
+    verdict = "✅ <b>Correct!</b>" if correct else f"❌ <b>Not quite.</b> The answer is {right}"
+    return f"{verdict}\n\n💡 {escape(question.explanation)}"
+
+
+def already_answered_toast(position: int) -> str:
+    return f"You already answered {letter(position)}"
+
+
+def too_late_toast(ask: Ask) -> str:
+    return f"This question has closed — the answer was {letter(ask.right_position)}."
+
+
+INVALID_BUTTON_ALERT = (
+    "Sorry, this button doesn't belong to a question I can take answers for. "
+    "Send /quiz for a new one."
+)
+
+
+def stats_message(stats: UserStats) -> str:
+    if stats.answered == 0:
+        return "You haven't answered any questions here yet. Send /quiz to start."
+    return (
+        "📊 <b>Your score here</b>\n"
+        f"Answered: <b>{stats.answered}</b>\n"
+        f"Correct: <b>{stats.correct}</b>\n"
+        f"Accuracy: <b>{stats.accuracy:.0%}</b>"
+    )
