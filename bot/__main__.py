@@ -41,13 +41,13 @@ def _configure_logging(level: str, token: str) -> None:
 
 
 async def _serve(settings: Settings) -> None:
-    from bot.app import run_bot
+    from bot.app import run_until
 
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(signum, stop.set)
-    await run_bot(settings, stop)
+    await run_until(settings, stop)
 
 
 def run() -> int:

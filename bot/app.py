@@ -70,28 +70,34 @@ def build_application(settings: Settings, services: Services) -> Application:  #
     return app
 
 
-async def run_bot(
-    settings: Settings,
-    stop: asyncio.Event,
-    *,
-    clock: Clock | None = None,
-    ready: asyncio.Event | None = None,
-    poll_timeout: float = 30.0,
-) -> None:
-    """Serve updates until `stop` is set, then shut down cleanly."""
+@dataclass(frozen=True)
+class RunningBot:
+    app: Application  # type: ignore[type-arg]
+    services: Services
+
+
+@asynccontextmanager
+async def running_bot(
+    settings: Settings, *, clock: Clock | None = None, poll_timeout: int = 30
+) -> AsyncIterator[RunningBot]:
+    """The bot started and polling; leaving the block stops it cleanly, in reverse order."""
     async with open_services(settings, clock or SystemClock()) as services:
         app = build_application(settings, services)
         async with app:
             await app.bot.set_my_commands(render.bot_commands())
             assert app.updater is not None
-            await app.updater.start_polling(
-                timeout=int(poll_timeout), allowed_updates=Update.ALL_TYPES
-            )
+            await app.updater.start_polling(timeout=poll_timeout, allowed_updates=Update.ALL_TYPES)
             await app.start()
             log.info("quizbot is running as @%s", app.bot.username)
-            if ready is not None:
-                ready.set()
-            await stop.wait()
-            log.info("stopping")
-            await app.updater.stop()
-            await app.stop()
+            try:
+                yield RunningBot(app, services)
+            finally:
+                log.info("stopping")
+                await app.updater.stop()
+                await app.stop()
+
+
+async def run_until(settings: Settings, stop: asyncio.Event) -> None:
+    """Serve updates until `stop` is set (by SIGINT/SIGTERM in `python -m bot`)."""
+    async with running_bot(settings):
+        await stop.wait()

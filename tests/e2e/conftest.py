@@ -1,0 +1,73 @@
+"""End-to-end fixtures: the real PTB Application against the fake Bot API on 127.0.0.1."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Callable
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from pathlib import Path
+from random import Random
+
+import pytest
+from pydantic import SecretStr
+
+from bot.app import RunningBot, running_bot
+from bot.config import Settings
+from tests.fakes import FakeBotApi, FakeChat, FakeUser
+from tests.fakes.clock import FakeClock
+
+ALICE = FakeUser(1001, "Alice", "Liddell", "alice")
+BOB = FakeUser(1002, "Bob")
+
+StartBot = Callable[[], AbstractAsyncContextManager[RunningBot]]
+
+
+@pytest.fixture
+async def fake() -> AsyncIterator[FakeBotApi]:
+    async with FakeBotApi() as api:
+        yield api
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    return FakeClock()
+
+
+@pytest.fixture
+def settings(fake: FakeBotApi, tmp_path: Path) -> Settings:
+    return Settings(
+        telegram_bot_token=SecretStr(fake.token),
+        database=tmp_path / "data" / "quizbot.sqlite3",
+        api_base_url=fake.url,  # type: ignore[arg-type]
+        _env_file=None,  # type: ignore[call-arg]
+    )
+
+
+@pytest.fixture
+def start_bot(settings: Settings, clock: FakeClock, fake: FakeBotApi) -> StartBot:
+    """Starts the bot (again, for a restart) on the same database and fake server."""
+
+    @asynccontextmanager
+    async def start() -> AsyncIterator[RunningBot]:
+        async with running_bot(settings, clock=clock, poll_timeout=1) as running:
+            running.services.quiz.rng = Random(7)
+            await wait_for_polling(fake)
+            yield running
+
+    return start
+
+
+@pytest.fixture
+async def bot(start_bot: StartBot) -> AsyncIterator[RunningBot]:
+    async with start_bot() as running:
+        yield running
+
+
+async def wait_for_polling(fake: FakeBotApi, timeout: float = 5.0) -> None:  # noqa: ASYNC109
+    """Until the bot's first long poll has reached the fake (it stays open, so not answered)."""
+    await fake.wait_until(
+        lambda: bool(fake.calls_to("getUpdates")), timeout, what="the bot to start polling"
+    )
+
+
+def alice_private() -> FakeChat:
+    return FakeChat.private(ALICE)
