@@ -7,20 +7,23 @@ import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
+from datetime import timedelta
+from zoneinfo import ZoneInfo
 
 from telegram import LinkPreviewOptions, Update
 from telegram.constants import ParseMode
-from telegram.ext import Application, Defaults
+from telegram.ext import Application, CallbackContext, Defaults
 from telegram.request import HTTPXRequest
 
 from bot import render
 from bot.config import Settings
 from bot.core.clock import Clock, SystemClock
-from bot.core.service import QuizService
+from bot.core.service import QuizConfig, QuizService
 from bot.handlers import register_handlers
+from bot.jobs import TICK_SECONDS, Ticker
+from bot.live_count import LiveCounts
 from content.loader import load_decks
 from storage.db import Database
-from storage.repository import Repository
 
 log = logging.getLogger(__name__)
 
@@ -43,7 +46,12 @@ async def open_services(settings: Settings, clock: Clock) -> AsyncIterator[Servi
     decks = load_decks(settings.content_dir)
     db = await Database.open(settings.database)
     try:
-        yield Services(db=db, quiz=QuizService(Repository(db), decks, clock))
+        config = QuizConfig(
+            default_zone=ZoneInfo(settings.timezone),
+            group_open=timedelta(seconds=settings.quiz_open_seconds),
+            round_open=timedelta(seconds=settings.round_open_seconds),
+        )
+        yield Services(db=db, quiz=QuizService(db, decks, clock, config=config))
     finally:
         await db.close()
 
@@ -66,7 +74,6 @@ def build_application(settings: Settings, services: Services) -> Application:  #
         .concurrent_updates(CONCURRENT_UPDATES)
         .build()
     )
-    register_handlers(app, services.quiz)
     return app
 
 
@@ -74,6 +81,7 @@ def build_application(settings: Settings, services: Services) -> Application:  #
 class RunningBot:
     app: Application  # type: ignore[type-arg]
     services: Services
+    ticker: Ticker
 
 
 @asynccontextmanager
@@ -83,18 +91,31 @@ async def running_bot(
     """The bot started and polling; leaving the block stops it cleanly, in reverse order."""
     async with open_services(settings, clock or SystemClock()) as services:
         app = build_application(settings, services)
+        live = LiveCounts(services.quiz, app.bot)
+        ticker = Ticker(services.quiz, app.bot, live)
+        register_handlers(app, services.quiz, live)
         async with app:
+            # Questions that fell due while the bot was down close before anything else.
+            await ticker.tick()
             await app.bot.set_my_commands(render.bot_commands())
             assert app.updater is not None
             await app.updater.start_polling(timeout=poll_timeout, allowed_updates=Update.ALL_TYPES)
             await app.start()
+            assert app.job_queue is not None
+            app.job_queue.run_repeating(_tick, TICK_SECONDS, data=ticker, name="ticker")
             log.info("quizbot is running as @%s", app.bot.username)
             try:
-                yield RunningBot(app, services)
+                yield RunningBot(app, services, ticker)
             finally:
                 log.info("stopping")
                 await app.updater.stop()
                 await app.stop()
+
+
+async def _tick(context: CallbackContext) -> None:  # type: ignore[type-arg]
+    ticker = context.job.data if context.job else None
+    assert isinstance(ticker, Ticker)
+    await ticker.tick()
 
 
 async def run_until(settings: Settings, stop: asyncio.Event) -> None:

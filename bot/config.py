@@ -43,6 +43,9 @@ class Settings(BaseSettings):
     quiz_open_seconds: int = Field(
         default=300, ge=10, le=86_400, validation_alias=_env("QUIZBOT_QUIZ_OPEN_SECONDS")
     )
+    round_open_seconds: int = Field(
+        default=60, ge=10, le=3_600, validation_alias=_env("QUIZBOT_ROUND_OPEN_SECONDS")
+    )
     daily_open_hours: int = Field(
         default=12, ge=1, le=23, validation_alias=_env("QUIZBOT_DAILY_OPEN_HOURS")
     )

@@ -13,8 +13,11 @@ from content.models import Deck, Question
 COMMANDS: tuple[tuple[str, str], ...] = (
     ("quiz", "Get a question"),
     ("me", "Your score in this chat"),
+    ("leaderboard", "Top 10 this week (or: month, all)"),
+    ("timezone", "Show or set the chat's time zone (admins)"),
     ("help", "What this bot does and its commands"),
 )
+QUIZ_USAGE = "Usage: /quiz for one question"
 
 
 def bot_commands() -> list[BotCommand]:
@@ -35,22 +38,22 @@ def help_message(deck: Deck) -> str:
     return "\n".join(lines)
 
 
-def _header(question: Question, deck_title: str) -> str:
+def header(question: Question, deck_title: str) -> str:
     return (
         f"❓ <b>{escape(deck_title)}</b> · <i>{escape(question.topic)}</i>\n\n"
         f"<b>{escape(question.text)}</b>"
     )
 
 
-def _option_line(question: Question, ask: Ask, position: int) -> str:
+def option_line(question: Question, ask: Ask, position: int) -> str:
     option = question.options[ask.option_order[position]]
     return f"<b>{letter(position)})</b> {escape(option)}"
 
 
 def question_message(question: Question, ask: Ask, deck_title: str) -> str:
     """The question and every option in full, lettered; buttons carry only the letters."""
-    options = "\n".join(_option_line(question, ask, p) for p in range(len(ask.option_order)))
-    return f"{_header(question, deck_title)}\n\n{options}"
+    options = "\n".join(option_line(question, ask, p) for p in range(len(ask.option_order)))
+    return f"{header(question, deck_title)}\n\n{options}"
 
 
 def question_keyboard(ask: Ask) -> InlineKeyboardMarkup:
@@ -65,7 +68,7 @@ def answered_message(question: Question, ask: Ask, chosen: int, deck_title: str)
     """The question after a private answer: the right option and the chosen one marked."""
     lines = []
     for position in range(len(ask.option_order)):
-        line = _option_line(question, ask, position)
+        line = option_line(question, ask, position)
         if position == ask.right_position:
             line = f"✅ {line}"
         elif position == chosen:
@@ -73,7 +76,7 @@ def answered_message(question: Question, ask: Ask, chosen: int, deck_title: str)
         if position == chosen:
             line += "  ← <i>your answer</i>"
         lines.append(line)
-    return f"{_header(question, deck_title)}\n\n" + "\n".join(lines)
+    return f"{header(question, deck_title)}\n\n" + "\n".join(lines)
 
 
 def result_toast(ask: Ask, correct: bool) -> str:

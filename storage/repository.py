@@ -7,7 +7,8 @@ from datetime import UTC, datetime
 
 import aiosqlite
 
-from bot.core.domain import Answer, Ask, ChatRef, PassState, Player, UserStats
+from bot.core.domain import Answer, Ask, ChatRef, PassState, Player, Tally, UserStats
+from bot.core.periods import PeriodKeys
 from storage.db import Database
 
 
@@ -28,7 +29,7 @@ def _optional_ms(value: int | None) -> datetime | None:
 
 _ASK_COLUMNS = (
     "id, chat_id, thread_id, message_id, deck_id, question_id, pass_no, option_order, "
-    "asked_at, closes_at, closed_at"
+    "asked_at, closes_at, closed_at, round_id"
 )
 
 
@@ -45,6 +46,7 @@ def _ask(row: aiosqlite.Row) -> Ask:
         asked_at=from_ms(row[8]),
         closes_at=_optional_ms(row[9]),
         closed_at=_optional_ms(row[10]),
+        round_id=row[11],
     )
 
 
@@ -92,11 +94,12 @@ class Repository:
         option_order: tuple[int, ...],
         asked_at: datetime,
         closes_at: datetime | None,
+        round_id: int | None = None,
     ) -> Ask:
         async with self.db.transaction() as conn:
             cursor = await conn.execute(
                 "INSERT INTO asks (chat_id, thread_id, deck_id, question_id, pass_no, "
-                "option_order, asked_at, closes_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                "option_order, asked_at, closes_at, round_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     chat_id,
                     thread_id,
@@ -106,6 +109,7 @@ class Repository:
                     ",".join(map(str, option_order)),
                     to_ms(asked_at),
                     None if closes_at is None else to_ms(closes_at),
+                    round_id,
                 ),
             )
             ask_id = cursor.lastrowid
@@ -137,12 +141,22 @@ class Repository:
         return Answer(ask_id, user_id, row[0], bool(row[1]), from_ms(row[2]))
 
     async def record_answer(
-        self, ask: Ask, player: Player, position: int, correct: bool, now: datetime, *, close: bool
+        self,
+        ask: Ask,
+        player: Player,
+        position: int,
+        correct: bool,
+        now: datetime,
+        *,
+        close: bool,
+        periods: PeriodKeys,
     ) -> RecordedAnswer:
         """Store the player's answer unless they already have one for this ask.
 
         With `close`, the ask is closed in the same transaction (a private question takes one
-        answer). The answer is committed when this returns.
+        answer). `periods` are the week and month `now` falls in, in the chat's time zone; a
+        trigger adds the answer to the chat's leaderboards. The answer is committed when this
+        returns.
         """
         at = to_ms(now)
         async with self.db.transaction() as conn:
@@ -154,9 +168,19 @@ class Repository:
                 (player.id, player.first_name, player.last_name, player.username, at),
             )
             cursor = await conn.execute(
-                "INSERT INTO answers (ask_id, user_id, chat_id, position, correct, answered_at) "
-                "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (ask_id, user_id) DO NOTHING",
-                (ask.id, player.id, ask.chat_id, position, int(correct), at),
+                "INSERT INTO answers (ask_id, user_id, chat_id, position, correct, answered_at, "
+                "week_start, month_start) VALUES (?, ?, ?, ?, ?, ?, ?, ?) "
+                "ON CONFLICT (ask_id, user_id) DO NOTHING",
+                (
+                    ask.id,
+                    player.id,
+                    ask.chat_id,
+                    position,
+                    int(correct),
+                    at,
+                    to_ms(periods.week_start),
+                    to_ms(periods.month_start),
+                ),
             )
             is_new = cursor.rowcount == 1
             if is_new and close:
@@ -177,3 +201,39 @@ class Repository:
         )
         assert row is not None
         return UserStats(answered=int(row[0]), correct=int(row[1]))
+
+    async def due_asks(self, now: datetime) -> list[Ask]:
+        """Open asks whose deadline has passed, oldest deadline first."""
+        rows = await self.db.fetch_all(
+            f"SELECT {_ASK_COLUMNS} FROM asks WHERE closed_at IS NULL AND closes_at <= ? "
+            "ORDER BY closes_at",
+            (to_ms(now),),
+        )
+        return [_ask(row) for row in rows]
+
+    async def close_ask(self, ask_id: int, now: datetime) -> bool:
+        """Close the ask; False when it was closed already (someone else closed it first)."""
+        async with self.db.transaction() as conn:
+            cursor = await conn.execute(
+                "UPDATE asks SET closed_at = ? WHERE id = ? AND closed_at IS NULL",
+                (to_ms(now), ask_id),
+            )
+            return cursor.rowcount == 1
+
+    async def answer_count(self, ask_id: int) -> int:
+        row = await self.db.fetch_one("SELECT count(*) FROM answers WHERE ask_id = ?", (ask_id,))
+        return int(row[0]) if row else 0
+
+    async def tally(self, ask_id: int) -> Tally:
+        row = await self.db.fetch_one(
+            "SELECT count(*), coalesce(sum(correct), 0) FROM answers WHERE ask_id = ?", (ask_id,)
+        )
+        first = await self.db.fetch_one(
+            "SELECT u.id, u.first_name, u.last_name, u.username FROM answers AS a "
+            "JOIN users AS u ON u.id = a.user_id WHERE a.ask_id = ? AND a.correct = 1 "
+            "ORDER BY a.answered_at, a.id LIMIT 1",
+            (ask_id,),
+        )
+        assert row is not None
+        first_right = None if first is None else Player(first[0], first[1], first[2], first[3])
+        return Tally(answered=int(row[0]), correct=int(row[1]), first_right=first_right)

@@ -67,6 +67,7 @@ class Ask:
     # None for a question that takes a single answer and closes on it (private chats).
     closes_at: datetime | None
     closed_at: datetime | None
+    round_id: int | None = None
 
     @property
     def right_position(self) -> int:
@@ -103,3 +104,12 @@ class UserStats:
     @property
     def accuracy(self) -> float:
         return self.correct / self.answered if self.answered else 0.0
+
+
+@dataclass(frozen=True)
+class Tally:
+    """How a closed question went in a group."""
+
+    answered: int
+    correct: int
+    first_right: Player | None

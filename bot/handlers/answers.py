@@ -8,18 +8,20 @@ from telegram import CallbackQuery, ReplyParameters, Update
 from telegram.error import BadRequest
 from telegram.ext import ContextTypes
 
-from bot import render
+from bot import render, render_group
 from bot.callback_data import parse_answer_button
 from bot.core.scoring import AlreadyAnswered, Invalid, Recorded, TooLate
 from bot.core.service import QuizService
 from bot.handlers.common import player
+from bot.live_count import LiveCounts
 
 log = logging.getLogger(__name__)
 
 
 class AnswerHandlers:
-    def __init__(self, quiz: QuizService) -> None:
+    def __init__(self, quiz: QuizService, live: LiveCounts) -> None:
         self.service = quiz
+        self.live = live
 
     async def on_press(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         query = update.callback_query
@@ -44,6 +46,11 @@ class AnswerHandlers:
                 await query.answer(render.already_answered_toast(answer.position))
             case TooLate(ask=ask):
                 await query.answer(render.too_late_toast(ask), show_alert=True)
+            case Recorded(ask=ask, question=question, answer=answer) if ask.closes_at:
+                # A group question: only the presser hears the result; the group sees a count.
+                alert = render_group.answer_alert(question, ask, answer.correct)
+                await query.answer(alert, show_alert=True)
+                await self.live.answered(ask)
             case Recorded():
                 await self._reveal_private(query, result, context)
 

@@ -12,7 +12,6 @@ from bot.core.domain import ChatKind, ChatRef, Player
 from bot.core.scoring import AlreadyAnswered, Invalid, Recorded, TooLate
 from bot.core.service import QuizService
 from storage.db import Database
-from storage.repository import Repository
 from tests.core.test_selection import _deck
 from tests.fakes.clock import FakeClock
 
@@ -25,7 +24,7 @@ PRIVATE = ChatRef(ALICE.id, ChatKind.PRIVATE)
 async def quiz(tmp_path: Path) -> AsyncIterator[QuizService]:
     db = await Database.open(tmp_path / "quiz.sqlite3")
     try:
-        yield QuizService(Repository(db), {"deck": _deck(3)}, FakeClock(), rng=Random(5))
+        yield QuizService(db, {"deck": _deck(3)}, FakeClock(), rng=Random(5))
     finally:
         await db.close()
 

@@ -6,16 +6,19 @@ import asyncio
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from zoneinfo import ZoneInfo
 
 import pytest
 
 from bot.core.domain import Ask, ChatKind, ChatRef, Player
+from bot.core.periods import period_keys
 from storage.db import Database
 from storage.repository import Repository
 
 NOW = datetime(2026, 12, 2, 9, 30, tzinfo=UTC)
 CHAT = ChatRef(-100123, ChatKind.SUPERGROUP, "Study group")
 ALICE = Player(1, "Alice", "Liddell", "alice")
+PERIODS = period_keys(NOW, ZoneInfo("UTC"))
 
 
 @pytest.fixture
@@ -58,8 +61,8 @@ async def test_ask_round_trips_with_option_order_and_times(repo: Repository) -> 
 async def test_second_answer_by_same_user_keeps_the_first(repo: Repository) -> None:
     """One answer per user per ask: a second one is not stored and the first is returned."""
     ask = await _ask(repo)
-    first = await repo.record_answer(ask, ALICE, 1, True, NOW, close=False)
-    second = await repo.record_answer(ask, ALICE, 3, False, NOW, close=False)
+    first = await repo.record_answer(ask, ALICE, 1, True, NOW, close=False, periods=PERIODS)
+    second = await repo.record_answer(ask, ALICE, 3, False, NOW, close=False, periods=PERIODS)
     assert first.is_new
     assert not second.is_new
     assert second.answer.position == 1
@@ -73,7 +76,10 @@ async def test_concurrent_answers_by_same_user_store_one(repo: Repository) -> No
     """Twenty simultaneous answers by one user leave exactly one row and one `is_new`."""
     ask = await _ask(repo)
     results = await asyncio.gather(
-        *(repo.record_answer(ask, ALICE, i % 4, i % 4 == 1, NOW, close=False) for i in range(20))
+        *(
+            repo.record_answer(ask, ALICE, i % 4, i % 4 == 1, NOW, close=False, periods=PERIODS)
+            for i in range(20)
+        )
     )
     assert sum(r.is_new for r in results) == 1
     assert len({r.answer.position for r in results}) == 1
@@ -82,7 +88,7 @@ async def test_concurrent_answers_by_same_user_store_one(repo: Repository) -> No
 async def test_single_answer_ask_closes_with_its_answer(repo: Repository) -> None:
     """With close=True the ask is closed in the same transaction as the answer."""
     ask = await _ask(repo)
-    await repo.record_answer(ask, ALICE, 0, False, NOW, close=True)
+    await repo.record_answer(ask, ALICE, 0, False, NOW, close=True, periods=PERIODS)
     stored = await repo.get_ask(ask.id)
     assert stored is not None
     assert stored.closed_at == NOW
@@ -103,8 +109,8 @@ async def test_user_stats_count_answers_in_that_chat_only(repo: Repository) -> N
         asked_at=NOW,
         closes_at=None,
     )
-    await repo.record_answer(ask, ALICE, 1, True, NOW, close=False)
-    await repo.record_answer(elsewhere, ALICE, 1, False, NOW, close=True)
+    await repo.record_answer(ask, ALICE, 1, True, NOW, close=False, periods=PERIODS)
+    await repo.record_answer(elsewhere, ALICE, 1, False, NOW, close=True, periods=PERIODS)
     stats = await repo.user_stats(CHAT.id, ALICE.id)
     assert (stats.answered, stats.correct, stats.accuracy) == (1, 1, 1.0)
 
@@ -125,4 +131,4 @@ async def test_answer_for_unknown_ask_is_rejected_by_foreign_key(repo: Repositor
     ask = await _ask(repo)
     ghost = Ask(**{**ask.__dict__, "id": 9999})
     with pytest.raises(Exception, match="FOREIGN KEY"):
-        await repo.record_answer(ghost, ALICE, 0, True, NOW, close=False)
+        await repo.record_answer(ghost, ALICE, 0, True, NOW, close=False, periods=PERIODS)

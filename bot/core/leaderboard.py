@@ -1,0 +1,78 @@
+"""Leaderboard rows and their order: correct answers, then accuracy, then who got there first."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+
+@dataclass(frozen=True)
+class LeaderboardEntry:
+    """One user's line on a board; `reached_at` is their last correct answer in the period."""
+
+    rank: int
+    user_id: int
+    first_name: str
+    last_name: str | None
+    username: str | None
+    correct: int
+    answered: int
+    reached_at: datetime | None
+
+    @property
+    def accuracy(self) -> float:
+        return self.correct / self.answered if self.answered else 0.0
+
+    @property
+    def display_name(self) -> str:
+        return f"{self.first_name} {self.last_name}" if self.last_name else self.first_name
+
+
+@dataclass(frozen=True)
+class Leaderboard:
+    """The top entries, and the viewer's own line when they have one but are not in the top."""
+
+    entries: list[LeaderboardEntry]
+    viewer: LeaderboardEntry | None = None
+
+
+@dataclass(frozen=True)
+class PlayerSummary:
+    """What `/me` shows: all-time points (correct answers) and streaks, and ranks in the chat."""
+
+    points: int
+    answered: int
+    streak: int
+    best_streak: int
+    week_rank: int | None
+    all_rank: int | None
+
+    @property
+    def accuracy(self) -> float:
+        return self.points / self.answered if self.answered else 0.0
+
+
+@dataclass(frozen=True)
+class Standing:
+    """The fields a rank is decided on."""
+
+    correct: int
+    answered: int
+    reached_at: int | None
+
+    def ties(self, other: Standing) -> bool:
+        # Accuracy compared by cross-multiplying, so that 1/2 and 2/4 tie exactly.
+        return (
+            self.correct == other.correct
+            and self.correct * other.answered == other.correct * self.answered
+            and self.reached_at == other.reached_at
+        )
+
+
+def competition_ranks(ordered: list[Standing]) -> list[int]:
+    """Ranks 1, 2, 2, 4 … for standings already sorted best first: ties share a rank."""
+    ranks: list[int] = []
+    for index, standing in enumerate(ordered):
+        tied = index > 0 and standing.ties(ordered[index - 1])
+        ranks.append(ranks[-1] if tied else index + 1)
+    return ranks

@@ -1,0 +1,42 @@
+"""Helpers for group end-to-end tests."""
+
+from __future__ import annotations
+
+from bot.app import RunningBot
+from tests.fakes import FakeBotApi, FakeChat, FakeUser, StoredMessage
+
+GROUP = FakeChat.supergroup(-1001234567890, "NCA study group", forum=True)
+TOPIC = 77
+MEMBERS = [FakeUser(2000 + i, f"Member{i}", username=f"member{i}") for i in range(60)]
+
+
+async def group_quiz(
+    fake: FakeBotApi,
+    user: FakeUser = MEMBERS[0],
+    *,
+    text: str = "/quiz",
+    thread: int | None = TOPIC,
+) -> StoredMessage:
+    since = len(fake.calls)
+    fake.send_message(GROUP, user, text, thread_id=thread)
+    call = await fake.wait_for_call("sendMessage", since=since)
+    return fake.message(GROUP.id, call.result["message_id"])
+
+
+async def right_and_wrong(running: RunningBot, question: StoredMessage) -> tuple[str, str, str]:
+    """The right button's data, a wrong one's, and the right letter."""
+    ask_id = int(question.callback_data[0].split(":")[1])
+    ask = await running.services.quiz.repo.get_ask(ask_id)
+    assert ask is not None
+    right = ask.right_position
+    data = list(question.callback_data)
+    return data[right], data[(right + 1) % len(data)], "ABCD"[right]
+
+
+async def press_all(
+    fake: FakeBotApi, question: StoredMessage, presses: list[tuple[FakeUser, str]]
+) -> list[str]:
+    """Every member presses at once; returns the alert texts in order."""
+    ids = [fake.press_button(GROUP, user, question.message_id, data) for user, data in presses]
+    answers = [await fake.callback_answer(query) for query in ids]
+    return [a.text or "" for a in answers]
