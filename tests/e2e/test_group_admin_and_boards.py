@@ -77,7 +77,7 @@ async def test_group_me_shows_points_accuracy_streaks_and_ranks(
 
 
 async def test_timezone_is_for_admins_and_validated(fake: FakeBotApi, bot: RunningBot) -> None:
-    """Non-admins are refused, unknown zones get an error, admins and anonymous admins may set it."""
+    """Non-admins are refused, unknown zones get an error, admins may set it."""
     fake.set_admins(GROUP.id, [MEMBERS[9].id])
     refused = await _command(fake, MEMBERS[0], "/timezone Europe/Berlin")
     assert refused == "Only this chat's admins can change its settings."
