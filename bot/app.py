@@ -18,10 +18,12 @@ from telegram.request import HTTPXRequest
 from bot import render
 from bot.config import Settings
 from bot.core.clock import Clock, SystemClock
+from bot.core.rounds import RoundService
 from bot.core.service import QuizConfig, QuizService
 from bot.handlers import register_handlers
 from bot.jobs import TICK_SECONDS, Ticker
 from bot.live_count import LiveCounts
+from bot.posting import Poster
 from content.loader import load_decks
 from storage.db import Database
 
@@ -91,9 +93,12 @@ async def running_bot(
     """The bot started and polling; leaving the block stops it cleanly, in reverse order."""
     async with open_services(settings, clock or SystemClock()) as services:
         app = build_application(settings, services)
+        rounds = RoundService(services.quiz)
         live = LiveCounts(services.quiz, app.bot)
+        poster = Poster(services.quiz, rounds, app.bot)
         ticker = Ticker(services.quiz, app.bot, live)
-        register_handlers(app, services.quiz, live)
+        ticker.on_closed = poster.after_close
+        register_handlers(app, services.quiz, rounds, live, poster, ticker)
         async with app:
             # Questions that fell due while the bot was down close before anything else.
             await ticker.tick()

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 MAX_CALLBACK_BYTES = 64
 _ANSWER = re.compile(r"a:([1-9][0-9]{0,17}):([0-7])")
+_NEXT = re.compile(r"n:([1-9][0-9]{0,17}):([0-9]{1,2})")
 
 
 @dataclass(frozen=True)
@@ -31,3 +32,21 @@ def parse_answer_button(data: str | None) -> AnswerButton | None:
     if match is None:
         return None
     return AnswerButton(ask_id=int(match[1]), position=int(match[2]))
+
+
+@dataclass(frozen=True)
+class NextButton:
+    """`Next ▶` in a private round that had asked `asked` questions when it was shown."""
+
+    round_id: int
+    asked: int
+
+    def encode(self) -> str:
+        return f"n:{self.round_id}:{self.asked}"
+
+
+def parse_next_button(data: str | None) -> NextButton | None:
+    match = _NEXT.fullmatch(data or "")
+    if match is None:
+        return None
+    return NextButton(round_id=int(match[1]), asked=int(match[2]))

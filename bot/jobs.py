@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Awaitable, Callable
 
 from telegram import Bot
 from telegram.error import BadRequest, ChatMigrated, Forbidden
@@ -25,7 +26,8 @@ class Ticker:
         self.quiz = quiz
         self.bot = bot
         self.live = live
-        self.after_close: list[AfterClose] = []
+        # Called with each question that closed (a group round posts its next question).
+        self.on_closed: Callable[[Ask], Awaitable[None]] | None = None
         self._lock = asyncio.Lock()
 
     async def tick(self) -> None:
@@ -42,8 +44,8 @@ class Ticker:
             return None
         if await self.quiz.is_active(ask.chat_id):
             await self._show(reveal)
-        for hook in self.after_close:
-            await hook(reveal)
+        if self.on_closed is not None:
+            await self.on_closed(ask)
         return reveal
 
     async def _show(self, reveal: Reveal) -> None:
@@ -65,10 +67,3 @@ class Ticker:
             await self.quiz.chat_removed(ask.chat_id)
         except BadRequest as error:
             log.info("could not reveal ask %s: %s", ask.id, error.message)
-
-
-class AfterClose:
-    """Something to do after a question closed (a round posts its next question)."""
-
-    async def __call__(self, reveal: Reveal) -> None:  # pragma: no cover - interface
-        raise NotImplementedError

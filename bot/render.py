@@ -11,13 +11,13 @@ from bot.core.domain import Ask, UserStats, letter
 from content.models import Deck, Question
 
 COMMANDS: tuple[tuple[str, str], ...] = (
-    ("quiz", "Get a question"),
+    ("quiz", "Get a question; /quiz 5 for a round of five"),
+    ("stop", "End the running round"),
     ("me", "Your score in this chat"),
     ("leaderboard", "Top 10 this week (or: month, all)"),
     ("timezone", "Show or set the chat's time zone (admins)"),
     ("help", "What this bot does and its commands"),
 )
-QUIZ_USAGE = "Usage: /quiz for one question"
 
 
 def bot_commands() -> list[BotCommand]:

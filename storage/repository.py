@@ -66,7 +66,8 @@ class Repository:
         async with self.db.transaction() as conn:
             await conn.execute(
                 "INSERT INTO chats (id, kind, title, created_at) VALUES (?, ?, ?, ?) "
-                "ON CONFLICT (id) DO UPDATE SET kind = excluded.kind, title = excluded.title",
+                "ON CONFLICT (id) DO UPDATE SET kind = excluded.kind, "
+                "title = coalesce(excluded.title, title)",
                 (chat.id, chat.kind.value, chat.title, to_ms(now)),
             )
 
@@ -237,3 +238,9 @@ class Repository:
         assert row is not None
         first_right = None if first is None else Player(first[0], first[1], first[2], first[3])
         return Tally(answered=int(row[0]), correct=int(row[1]), first_right=first_right)
+
+    async def round_asks(self, round_id: int) -> list[Ask]:
+        rows = await self.db.fetch_all(
+            f"SELECT {_ASK_COLUMNS} FROM asks WHERE round_id = ? ORDER BY id", (round_id,)
+        )
+        return [_ask(row) for row in rows]

@@ -77,10 +77,13 @@ class QuizService:
         return self.decks[self.default_deck_id]
 
     def question_of(self, ask: Ask) -> Question | None:
-        deck = self.decks.get(ask.deck_id)
+        return self.question_of_id(ask.deck_id, ask.question_id)
+
+    def question_of_id(self, deck_id: str, question_id: str) -> Question | None:
+        deck = self.decks.get(deck_id)
         if deck is None:
             return None
-        return next((q for q in deck.questions if q.id == ask.question_id), None)
+        return next((q for q in deck.questions if q.id == question_id), None)
 
     async def zone_of(self, chat_id: int) -> ZoneInfo:
         zone = self._zones.get(chat_id)

@@ -4,28 +4,39 @@ from __future__ import annotations
 
 import logging
 
-from telegram import CallbackQuery, ReplyParameters, Update
+from telegram import CallbackQuery, InlineKeyboardMarkup, ReplyParameters, Update
 from telegram.error import BadRequest
 from telegram.ext import ContextTypes
 
-from bot import render, render_group
-from bot.callback_data import parse_answer_button
+from bot import render, render_group, render_rounds
+from bot.callback_data import NextButton, parse_answer_button, parse_next_button
+from bot.core.domain import Ask
+from bot.core.rounds import RoundService, RoundSummary
 from bot.core.scoring import AlreadyAnswered, Invalid, Recorded, TooLate
 from bot.core.service import QuizService
-from bot.handlers.common import player
+from bot.handlers.common import chat_ref, player
 from bot.live_count import LiveCounts
+from bot.posting import Poster
 
 log = logging.getLogger(__name__)
 
 
 class AnswerHandlers:
-    def __init__(self, quiz: QuizService, live: LiveCounts) -> None:
+    def __init__(
+        self, quiz: QuizService, rounds: RoundService, live: LiveCounts, poster: Poster
+    ) -> None:
         self.service = quiz
+        self.rounds = rounds
         self.live = live
+        self.poster = poster
 
     async def on_press(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         query = update.callback_query
         if query is None:
+            return
+        next_button = parse_next_button(query.data)
+        if next_button is not None and query.message is not None:
+            await self._next(query, next_button)
             return
         button = parse_answer_button(query.data)
         if button is None or query.message is None:
@@ -69,6 +80,7 @@ class AnswerHandlers:
             # The message may be gone or already edited; the explanation still goes out.
             log.info("could not mark answered question %s: %s", ask.id, error.message)
         assert query.message is not None
+        step = await self._round_step(ask)
         await context.bot.send_message(
             chat_id=ask.chat_id,
             message_thread_id=ask.thread_id,
@@ -76,4 +88,33 @@ class AnswerHandlers:
             reply_parameters=ReplyParameters(
                 query.message.message_id, allow_sending_without_reply=True
             ),
+            reply_markup=step if isinstance(step, InlineKeyboardMarkup) else None,
         )
+        if isinstance(step, RoundSummary):
+            await self.poster.summary(step, group=False)
+
+    async def _round_step(self, ask: Ask) -> InlineKeyboardMarkup | RoundSummary | None:
+        """In a private round: a `Next ▶` button, or the summary after the last question."""
+        if ask.round_id is None:
+            return None
+        state = await self.rounds.progress(ask.round_id)
+        if state is None:
+            return None
+        current, asked = state
+        if asked < current.size:
+            return render_rounds.next_keyboard(NextButton(current.id, asked))
+        return await self.rounds.finish(current, stopped=False)
+
+    async def _next(self, query: CallbackQuery, button: NextButton) -> None:
+        assert query.message is not None
+        chat = chat_ref(query.message.chat)
+        step = await self.rounds.advance(chat, button.round_id, button.asked)
+        if step is None:
+            await query.answer(render_rounds.ROUND_OVER)
+            return
+        await query.answer()
+        try:
+            await query.edit_message_reply_markup(reply_markup=None)
+        except BadRequest as error:
+            log.info("could not remove a Next button: %s", error.message)
+        await self.poster.step(step, group=False)

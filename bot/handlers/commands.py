@@ -6,14 +6,17 @@ import logging
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from telegram import Message, ReplyParameters, Update
-from telegram.error import TelegramError
+from telegram.constants import ChatType
 from telegram.ext import ContextTypes
 
-from bot import render, render_boards, render_group
+from bot import render, render_boards, render_rounds
 from bot.core.periods import PeriodKind
-from bot.core.service import NewAsk, QuizService
+from bot.core.rounds import MAX_ROUND, RoundService
+from bot.core.service import QuizService
 from bot.handlers.admin import ADMINS_ONLY, may_change_settings
 from bot.handlers.common import chat_ref, player
+from bot.jobs import Ticker
+from bot.posting import Poster
 
 log = logging.getLogger(__name__)
 
@@ -33,8 +36,13 @@ async def reply(message: Message, text: str) -> None:
 
 
 class CommandHandlers:
-    def __init__(self, quiz: QuizService) -> None:
+    def __init__(
+        self, quiz: QuizService, rounds: RoundService, poster: Poster, ticker: Ticker
+    ) -> None:
         self.service = quiz
+        self.rounds = rounds
+        self.poster = poster
+        self.ticker = ticker
 
     async def help(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         message = update.effective_message
@@ -47,42 +55,50 @@ class CommandHandlers:
 
     async def quiz(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         message = update.effective_message
-        if message is None:
+        user = update.effective_user
+        if message is None or user is None:
             return
-        if context.args:
-            await reply(message, render.QUIZ_USAGE)
+        args = context.args or []
+        chat = chat_ref(message.chat)
+        if not args:
+            await self.poster.question(await self.service.new_ask(chat, thread_of(message)))
             return
-        await self.send_question(
-            context, await self.service.new_ask(chat_ref(message.chat), thread_of(message))
-        )
+        size = int(args[0]) if len(args) == 1 and args[0].isdigit() else 0
+        if not 1 <= size <= MAX_ROUND:
+            await reply(message, render_rounds.ROUND_USAGE)
+            return
+        first = await self.rounds.start(chat, thread_of(message), user.id, size)
+        if first is None:
+            await reply(message, render_rounds.ROUND_RUNNING)
+            return
+        await self.poster.question(first)
 
-    async def send_question(self, context: ContextTypes.DEFAULT_TYPE, new: NewAsk) -> None:
-        """Post a stored ask; if Telegram refuses it, the ask is forgotten (nobody saw it)."""
-        ask, question = new.ask, new.question
-        deck = self.service.decks[ask.deck_id]
-        if ask.closes_at is None:
-            text = render.question_message(question, ask, deck.title)
-        else:
-            zone = await self.service.zone_of(ask.chat_id)
-            text = render_group.open_question_message(question, ask, deck.title, 0, zone)
-        try:
-            sent = await context.bot.send_message(
-                chat_id=ask.chat_id,
-                message_thread_id=ask.thread_id,
-                text=text,
-                reply_markup=render.question_keyboard(ask),
-            )
-        except TelegramError:
-            await self.service.discard_ask(ask)
-            raise
-        await self.service.attach_message(ask, sent.message_id)
+    async def stop(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        message = update.effective_message
+        user = update.effective_user
+        if message is None or user is None:
+            return
+        running = await self.rounds.running(message.chat_id)
+        if running is None:
+            await reply(message, render_rounds.NO_ROUND)
+            return
+        if running.started_by != user.id and not await may_change_settings(message, context):
+            await reply(message, render_rounds.STOP_REFUSED)
+            return
+        summary = await self.rounds.finish(running, stopped=True)
+        if summary is None:
+            return
+        for ask in await self.rounds.open_asks(running.id):
+            if ask.closes_at is not None:
+                await self.ticker.close(ask)
+        await self.poster.summary(summary, group=message.chat.type != ChatType.PRIVATE)
 
     async def me(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         message = update.effective_message
         user = update.effective_user
         if message is None or user is None:
             return
-        if message.chat.type == "private":
+        if message.chat.type == ChatType.PRIVATE:
             stats = await self.service.stats(message.chat_id, user.id)
             await reply(message, render.stats_message(stats))
             return
