@@ -125,6 +125,15 @@ class Database:
                 raise
             await self.conn.execute("COMMIT")
 
+    @asynccontextmanager
+    async def autocommit(self) -> AsyncIterator[aiosqlite.Connection]:
+        """Statements that each commit on their own, kept out of any open transaction.
+
+        The answer path uses this: one round trip per statement instead of BEGIN … COMMIT.
+        """
+        async with self._write_lock:
+            yield self.conn
+
     async def fetch_all(self, sql: str, params: Iterable[Any] = ()) -> list[aiosqlite.Row]:
         async with self.conn.execute(sql, tuple(params)) as cursor:
             return list(await cursor.fetchall())

@@ -154,18 +154,21 @@ class Repository:
     ) -> RecordedAnswer:
         """Store the player's answer unless they already have one for this ask.
 
-        With `close`, the ask is closed in the same transaction (a private question takes one
+        With `close`, the ask is closed right after (a private question takes one
         answer). `periods` are the week and month `now` falls in, in the chat's time zone; a
         trigger adds the answer to the chat's leaderboards. The answer is committed when this
         returns.
         """
         at = to_ms(now)
-        async with self.db.transaction() as conn:
+        async with self.db.autocommit() as conn:
+            # A user row changes only when their name does, so a repeated press writes nothing.
             await conn.execute(
                 "INSERT INTO users (id, first_name, last_name, username, updated_at) "
                 "VALUES (?, ?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET "
                 "first_name = excluded.first_name, last_name = excluded.last_name, "
-                "username = excluded.username, updated_at = excluded.updated_at",
+                "username = excluded.username, updated_at = excluded.updated_at "
+                "WHERE (first_name, last_name, username) IS NOT "
+                "(excluded.first_name, excluded.last_name, excluded.username)",
                 (player.id, player.first_name, player.last_name, player.username, at),
             )
             cursor = await conn.execute(
