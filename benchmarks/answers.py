@@ -62,14 +62,13 @@ HOST_ID = 1_000  # the member who sends /quiz
 FIRST_MEMBER_ID = 10_000_000
 P99_TARGET = 0.200
 ACHIEVED_SHARE = 0.95
-QUIZBOT_RATES = (100, 200, 300, 400, 500, 600)
-PLAIN_RATES = {0: (50, 100, 150, 200, 300, 400, 500), 50: (5, 10, 15, 20, 30, 50, 100)}
+QUIZBOT_RATES = (100, 150, 200, 300, 400, 500, 600)
+PLAIN_RATES = {0: (50, 100, 150, 200, 250, 300, 400), 50: (5, 10, 15, 20, 30, 50)}
 QUICK_QUIZBOT_RATES = (200, 400, 600)
 QUICK_PLAIN_RATES = {0: (100, 200, 400), 50: (10, 20, 50)}
 DEFAULT_DURATION = 6.0
 QUICK_DURATION = 3.0
-WARMUP_PRESSES = 100
-WARMUP_RATE = 100.0
+WARMUP_SECONDS = 1.0  # a step at the sweep's first rate, not reported
 STALL_SECONDS = 5.0  # a step stops draining when no answer has arrived for this long
 DRAIN_CAP_SECONDS = 30.0  # ... or this long after its last press
 SETTLE_SECONDS = 0.5  # quiet time between steps
@@ -494,7 +493,6 @@ class Sweep:
     fake: FakeProcess
     target: Target
     members: int
-    duration: float
     latency_ms: int
     errors: ErrorCounter
     rng: Random = field(default_factory=lambda: Random(42))
@@ -559,8 +557,9 @@ async def sweep(
     errors: ErrorCounter,
     run: Run,
 ) -> Sweep:
-    sweeper = Sweep(fake, target, args.members, args.duration, latency_ms, errors)
-    await sweeper.step(WARMUP_RATE, WARMUP_PRESSES)  # opens connections, warms caches
+    sweeper = Sweep(fake, target, args.members, latency_ms, errors)
+    # Not reported: opens connections and warms caches, at the first rate (at least 10 presses).
+    await sweeper.step(rates[0], max(10, round(rates[0] * WARMUP_SECONDS)))
     await sweeper.settle()
     for rate in rates:
         result = await sweeper.step(rate, max(1, round(rate * args.duration)))
@@ -605,7 +604,8 @@ async def run_quizbot(args: argparse.Namespace, latency_ms: int, errors: ErrorCo
 
 async def run_plain(args: argparse.Namespace, latency_ms: int, errors: ErrorCounter) -> Run:
     run = Run("plain", latency_ms)
-    rates = args.plain_rates or PLAIN_RATES_BY[args.quick].get(latency_ms) or PLAIN_RATES[0]
+    defaults = QUICK_PLAIN_RATES if args.quick else PLAIN_RATES
+    rates = args.plain_rates or defaults.get(latency_ms) or defaults[0]
     with tempfile.TemporaryDirectory(prefix="quizbot-bench-") as tmp:
         async with fake_process(latency_ms / 1000) as fake:
             plain = PlainBot(fake, Path(tmp) / "plain.sqlite3")
@@ -613,9 +613,6 @@ async def run_plain(args: argparse.Namespace, latency_ms: int, errors: ErrorCoun
                 sweeper = await sweep(plain, fake, rates, args, latency_ms, errors, run)
             check_recorded(run, sweeper)
     return run
-
-
-PLAIN_RATES_BY = {False: PLAIN_RATES, True: QUICK_PLAIN_RATES}
 
 
 # -- output -------------------------------------------------------------------------------------
