@@ -13,7 +13,6 @@ from zoneinfo import ZoneInfo
 from telegram import LinkPreviewOptions, Update
 from telegram.constants import ParseMode
 from telegram.ext import Application, CallbackContext, Defaults
-from telegram.request import HTTPXRequest
 
 from bot import render
 from bot.config import Settings
@@ -21,6 +20,7 @@ from bot.core.clock import Clock, SystemClock
 from bot.core.rounds import RoundService
 from bot.core.service import QuizConfig, QuizService
 from bot.handlers import register_handlers
+from bot.http import AiohttpRequest
 from bot.jobs import TICK_SECONDS, Ticker
 from bot.live_count import LiveCounts
 from bot.posting import Poster
@@ -31,8 +31,11 @@ log = logging.getLogger(__name__)
 
 # Updates are handled concurrently (many members press at once in a group); the HTTP pool is
 # sized to match so that answers do not queue for a connection.
-CONCURRENT_UPDATES = 64
-HTTP_POOL_SIZE = 32
+CONCURRENT_UPDATES = 128
+HTTP_POOL_SIZE = 64
+# A short pause between long polls lets a burst of presses arrive as one batch of updates
+# instead of one getUpdates round trip each; it adds at most this much to an answer.
+POLL_INTERVAL_SECONDS = 0.05
 
 
 @dataclass(frozen=True)
@@ -72,7 +75,8 @@ def build_application(settings: Settings, services: Services) -> Application:  #
                 link_preview_options=LinkPreviewOptions(is_disabled=True),
             )
         )
-        .request(HTTPXRequest(connection_pool_size=HTTP_POOL_SIZE))
+        .request(AiohttpRequest(connection_pool_size=HTTP_POOL_SIZE))
+        .get_updates_request(AiohttpRequest(connection_pool_size=1))
         .concurrent_updates(CONCURRENT_UPDATES)
         .build()
     )
@@ -104,7 +108,11 @@ async def running_bot(
             await ticker.tick()
             await app.bot.set_my_commands(render.bot_commands())
             assert app.updater is not None
-            await app.updater.start_polling(timeout=poll_timeout, allowed_updates=Update.ALL_TYPES)
+            await app.updater.start_polling(
+                timeout=poll_timeout,
+                poll_interval=POLL_INTERVAL_SECONDS,
+                allowed_updates=Update.ALL_TYPES,
+            )
             await app.start()
             assert app.job_queue is not None
             app.job_queue.run_repeating(_tick, TICK_SECONDS, data=ticker, name="ticker")

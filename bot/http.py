@@ -1,0 +1,95 @@
+"""A python-telegram-bot request class on aiohttp.
+
+Measured in benchmarks/answers.py: under a crowd the bot is CPU-bound in its HTTP client, and
+an aiohttp call costs a fraction of the CPU of an httpx one (httpcore rescans its pool and
+probes for optional modules on every request), which is what lets the answer path sustain
+hundreds of answers per second on one core.
+"""
+
+from __future__ import annotations
+
+import aiohttp
+from telegram._utils.defaultvalue import DefaultValue
+from telegram._utils.types import ODVInput
+from telegram.error import NetworkError, TimedOut
+from telegram.request import BaseRequest, RequestData
+
+USER_AGENT = "quizbot (python-telegram-bot on aiohttp)"
+
+
+def _timeout(value: ODVInput[float], default: float | None) -> float | None:
+    return default if isinstance(value, DefaultValue) else value
+
+
+class AiohttpRequest(BaseRequest):
+    def __init__(
+        self,
+        *,
+        connection_pool_size: int = 32,
+        read_timeout: float | None = 5.0,
+        connect_timeout: float | None = 5.0,
+        pool_timeout: float | None = 1.0,
+    ) -> None:
+        self._pool_size = connection_pool_size
+        self._read_timeout = read_timeout
+        self._connect_timeout = connect_timeout
+        self._pool_timeout = pool_timeout
+        self._session: aiohttp.ClientSession | None = None
+
+    @property
+    def read_timeout(self) -> float | None:
+        return self._read_timeout
+
+    async def initialize(self) -> None:
+        if self._session is None or self._session.closed:
+            self._session = aiohttp.ClientSession(
+                connector=aiohttp.TCPConnector(limit=self._pool_size),
+                headers={"User-Agent": USER_AGENT},
+            )
+
+    async def shutdown(self) -> None:
+        if self._session is not None and not self._session.closed:
+            await self._session.close()
+        self._session = None
+
+    async def do_request(
+        self,
+        url: str,
+        method: str,
+        request_data: RequestData | None = None,
+        read_timeout: ODVInput[float] = BaseRequest.DEFAULT_NONE,
+        write_timeout: ODVInput[float] = BaseRequest.DEFAULT_NONE,
+        connect_timeout: ODVInput[float] = BaseRequest.DEFAULT_NONE,
+        pool_timeout: ODVInput[float] = BaseRequest.DEFAULT_NONE,
+    ) -> tuple[int, bytes]:
+        if self._session is None or self._session.closed:
+            raise RuntimeError("This AiohttpRequest is not initialized!")
+        # aiohttp has no separate write timeout; a stalled write shows up as a read timeout.
+        timeout = aiohttp.ClientTimeout(
+            connect=_timeout(pool_timeout, self._pool_timeout),
+            sock_connect=_timeout(connect_timeout, self._connect_timeout),
+            sock_read=_timeout(read_timeout, self._read_timeout),
+        )
+        try:
+            async with self._session.request(
+                method, url, data=self._body(request_data), timeout=timeout
+            ) as response:
+                return response.status, await response.read()
+        except TimeoutError as error:
+            raise TimedOut from error
+        except aiohttp.ClientError as error:
+            raise NetworkError(f"aiohttp.{type(error).__name__}: {error}") from error
+
+    @staticmethod
+    def _body(request_data: RequestData | None) -> aiohttp.FormData | dict[str, str] | None:
+        if request_data is None:
+            return None
+        if not request_data.contains_files:
+            return request_data.json_parameters
+        form = aiohttp.FormData()
+        for name, value in request_data.json_parameters.items():
+            form.add_field(name, value)
+        for name, part in request_data.multipart_data.items():
+            filename, content, mimetype = part[0], part[1], part[2] if len(part) > 2 else None
+            form.add_field(name, content, filename=filename, content_type=mimetype)
+        return form
