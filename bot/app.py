@@ -17,8 +17,10 @@ from telegram.ext import Application, CallbackContext, Defaults
 from bot import render
 from bot.config import Settings
 from bot.core.clock import Clock, SystemClock
+from bot.core.daily import DailyService
 from bot.core.rounds import RoundService
 from bot.core.service import QuizConfig, QuizService
+from bot.daily_sender import DailySender
 from bot.handlers import register_handlers
 from bot.http import AiohttpRequest
 from bot.jobs import TICK_SECONDS, Ticker
@@ -88,6 +90,7 @@ class RunningBot:
     app: Application  # type: ignore[type-arg]
     services: Services
     ticker: Ticker
+    sender: DailySender
 
 
 @asynccontextmanager
@@ -102,7 +105,13 @@ async def running_bot(
         poster = Poster(services.quiz, rounds, app.bot)
         ticker = Ticker(services.quiz, app.bot, live)
         ticker.on_closed = poster.after_close
-        register_handlers(app, services.quiz, rounds, live, poster, ticker)
+        daily = DailyService(
+            services.quiz,
+            open_for=timedelta(hours=settings.daily_open_hours),
+            grace=timedelta(hours=settings.daily_grace_hours),
+        )
+        sender = DailySender(daily, poster, app.bot)
+        register_handlers(app, services.quiz, rounds, live, poster, ticker, daily)
         async with app:
             # Questions that fell due while the bot was down close before anything else.
             await ticker.tick()
@@ -116,11 +125,13 @@ async def running_bot(
             await app.start()
             assert app.job_queue is not None
             app.job_queue.run_repeating(_tick, TICK_SECONDS, data=ticker, name="ticker")
+            sender.start()
             log.info("quizbot is running as @%s", app.bot.username)
             try:
-                yield RunningBot(app, services, ticker)
+                yield RunningBot(app, services, ticker, sender)
             finally:
                 log.info("stopping")
+                await sender.stop()
                 await app.updater.stop()
                 await app.stop()
 

@@ -52,6 +52,9 @@ class Settings(BaseSettings):
     daily_grace_hours: int = Field(
         default=6, ge=0, le=23, validation_alias=_env("QUIZBOT_DAILY_GRACE_HOURS")
     )
+    rate_limit_scale: float = Field(
+        default=1.0, gt=0, le=1000, validation_alias=_env("QUIZBOT_RATE_LIMIT_SCALE")
+    )
     log_level: LogLevel = Field(default="INFO", validation_alias=_env("QUIZBOT_LOG_LEVEL"))
     api_base_url: HttpUrl | None = Field(
         default=None, validation_alias=_env("QUIZBOT_API_BASE_URL")

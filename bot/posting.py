@@ -17,15 +17,18 @@ class Poster:
         self.rounds = rounds
         self.bot = bot
 
-    async def question(self, new: NewAsk) -> None:
-        """Post a stored ask; if Telegram refuses it, the ask is forgotten (nobody saw it)."""
+    async def question_text(self, new: NewAsk) -> str:
         ask, question = new.ask, new.question
         deck = self.quiz.decks[ask.deck_id]
         if ask.closes_at is None:
-            text = render.question_message(question, ask, deck.title)
-        else:
-            zone = await self.quiz.zone_of(ask.chat_id)
-            text = render_group.open_question_message(question, ask, deck.title, 0, zone)
+            return render.question_message(question, ask, deck.title)
+        zone = await self.quiz.zone_of(ask.chat_id)
+        return render_group.open_question_message(question, ask, deck.title, 0, zone)
+
+    async def question(self, new: NewAsk) -> None:
+        """Post a stored ask; if Telegram refuses it, the ask is forgotten (nobody saw it)."""
+        ask = new.ask
+        text = await self.question_text(new)
         try:
             sent = await self.bot.send_message(
                 chat_id=ask.chat_id,

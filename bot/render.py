@@ -15,6 +15,8 @@ COMMANDS: tuple[tuple[str, str], ...] = (
     ("stop", "End the running round"),
     ("me", "Your score in this chat"),
     ("leaderboard", "Top 10 this week (or: month, all)"),
+    ("daily", "A question every day: /daily 09:00 Europe/Berlin (admins)"),
+    ("deck", "Show the decks or switch: /deck ID (admins)"),
     ("timezone", "Show or set the chat's time zone (admins)"),
     ("help", "What this bot does and its commands"),
 )

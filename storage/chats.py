@@ -9,6 +9,8 @@ from storage.db import Database
 
 # Tables whose rows belong to a chat; moved when a group becomes a supergroup.
 _CHAT_TABLES = ("asks", "answers", "rounds")
+# Keyed by chat: when the new chat has its own rows already, those win.
+_KEYED_CHAT_TABLES = ("daily_schedules", "daily_pushes")
 
 
 @dataclass(frozen=True)
@@ -35,6 +37,10 @@ class ChatRepository:
     async def set_timezone(self, chat_id: int, zone: str) -> None:
         async with self.db.transaction() as conn:
             await conn.execute("UPDATE chats SET timezone = ? WHERE id = ?", (zone, chat_id))
+
+    async def set_deck(self, chat_id: int, deck_id: str) -> None:
+        async with self.db.transaction() as conn:
+            await conn.execute("UPDATE chats SET deck_id = ? WHERE id = ?", (deck_id, chat_id))
 
     async def set_active(self, chat_id: int, active: bool) -> bool:
         """Mark the chat active or not; True when that changed anything."""

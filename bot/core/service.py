@@ -72,9 +72,23 @@ class QuizService:
         self.rng = rng or Random()
         # Zones are read on every answer; they change only through set_timezone and move_chat.
         self._zones: dict[int, ZoneInfo] = {}
+        self._deck_ids: dict[int, str] = {}
 
-    def deck_for(self, chat_id: int) -> Deck:
-        return self.decks[self.default_deck_id]
+    async def deck_for(self, chat_id: int) -> Deck:
+        """The chat's deck (`/deck`), or the default one."""
+        deck_id = self._deck_ids.get(chat_id)
+        if deck_id is None:
+            settings = await self.chats.get(chat_id)
+            deck_id = settings.deck_id if settings and settings.deck_id else self.default_deck_id
+            self._deck_ids[chat_id] = deck_id
+        return self.decks.get(deck_id) or self.decks[self.default_deck_id]
+
+    async def set_deck(self, chat: ChatRef, deck_id: str) -> Deck:
+        deck = self.decks[deck_id]
+        await self.repo.upsert_chat(chat, self.clock.now())
+        await self.chats.set_deck(chat.id, deck_id)
+        self._deck_ids[chat.id] = deck_id
+        return deck
 
     def question_of(self, ask: Ask) -> Question | None:
         return self.question_of_id(ask.deck_id, ask.question_id)
@@ -93,18 +107,25 @@ class QuizService:
         return zone
 
     async def new_ask(
-        self, chat: ChatRef, thread_id: int | None = None, *, round_id: int | None = None
+        self,
+        chat: ChatRef,
+        thread_id: int | None = None,
+        *,
+        round_id: int | None = None,
+        open_for: timedelta | None = None,
     ) -> NewAsk:
         """Choose the chat's next question and store the ask (its message id comes later).
 
-        Group questions get a deadline; a private one closes on its first answer.
+        Group questions get a deadline (`open_for`, else the on-demand or round default); a
+        private one closes on its first answer.
         """
         now = self.clock.now()
         await self.repo.upsert_chat(chat, now)
-        deck = self.deck_for(chat.id)
+        deck = await self.deck_for(chat.id)
         state = await self.repo.pass_state(chat.id, deck.id)
         question, pass_no = next_question(deck, state, self.rng)
-        open_for = self.config.round_open if round_id is not None else self.config.group_open
+        if open_for is None:
+            open_for = self.config.round_open if round_id is not None else self.config.group_open
         ask = await self.repo.create_ask(
             chat_id=chat.id,
             thread_id=thread_id,
@@ -202,7 +223,8 @@ class QuizService:
         return settings is None or settings.active
 
     async def move_chat(self, old_id: int, new_id: int) -> None:
-        self._zones.pop(old_id, None)
-        self._zones.pop(new_id, None)
+        for cache in (self._zones, self._deck_ids):
+            cache.pop(old_id, None)
+            cache.pop(new_id, None)
         if await self.chats.move(old_id, new_id):
             await self.boards.rebuild_chat(new_id, await self.zone_of(new_id))

@@ -11,12 +11,14 @@ from telegram.ext import (
     filters,
 )
 
+from bot.core.daily import DailyService
 from bot.core.rounds import RoundService
 from bot.core.service import QuizService
 from bot.handlers.answers import AnswerHandlers
 from bot.handlers.chat_events import ChatEventHandlers
 from bot.handlers.commands import CommandHandlers
 from bot.handlers.errors import log_error
+from bot.handlers.settings import SettingsHandlers
 from bot.jobs import Ticker
 from bot.live_count import LiveCounts
 from bot.posting import Poster
@@ -29,8 +31,10 @@ def register_handlers(
     live: LiveCounts,
     poster: Poster,
     ticker: Ticker,
+    daily: DailyService,
 ) -> None:
-    commands = CommandHandlers(quiz, rounds, poster, ticker)
+    commands = CommandHandlers(quiz, rounds, poster, ticker, daily)
+    settings = SettingsHandlers(daily)
     events = ChatEventHandlers(quiz)
     app.add_handler(CommandHandler(["start", "help"], commands.help))
     app.add_handler(CommandHandler("quiz", commands.quiz))
@@ -38,6 +42,8 @@ def register_handlers(
     app.add_handler(CommandHandler("leaderboard", commands.leaderboard))
     app.add_handler(CommandHandler("timezone", commands.timezone))
     app.add_handler(CommandHandler("stop", commands.stop))
+    app.add_handler(CommandHandler("daily", settings.daily_command))
+    app.add_handler(CommandHandler("deck", settings.deck))
     app.add_handler(CallbackQueryHandler(AnswerHandlers(quiz, rounds, live, poster).on_press))
     app.add_handler(ChatMemberHandler(events.membership, ChatMemberHandler.MY_CHAT_MEMBER))
     app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, events.migration))

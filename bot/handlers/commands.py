@@ -10,6 +10,7 @@ from telegram.constants import ChatType
 from telegram.ext import ContextTypes
 
 from bot import render, render_boards, render_rounds
+from bot.core.daily import DailyService
 from bot.core.periods import PeriodKind
 from bot.core.rounds import MAX_ROUND, RoundService
 from bot.core.service import QuizService
@@ -37,8 +38,14 @@ async def reply(message: Message, text: str) -> None:
 
 class CommandHandlers:
     def __init__(
-        self, quiz: QuizService, rounds: RoundService, poster: Poster, ticker: Ticker
+        self,
+        quiz: QuizService,
+        rounds: RoundService,
+        poster: Poster,
+        ticker: Ticker,
+        daily: DailyService,
     ) -> None:
+        self.daily = daily
         self.service = quiz
         self.rounds = rounds
         self.poster = poster
@@ -48,7 +55,7 @@ class CommandHandlers:
         message = update.effective_message
         if message is None:
             return
-        deck = self.service.deck_for(message.chat_id)
+        deck = await self.service.deck_for(message.chat_id)
         await message.reply_text(
             render.help_message(deck), do_quote=False, message_thread_id=thread_of(message)
         )
@@ -140,4 +147,5 @@ class CommandHandlers:
             await reply(message, ADMINS_ONLY)
             return
         await self.service.set_timezone(chat_ref(message.chat), zone)
+        await self.daily.reschedule(message.chat_id)
         await reply(message, f"🕓 Time zone set to {zone.key}: weeks start Monday 00:00 there.")

@@ -1,0 +1,141 @@
+"""Sends the daily questions the ledger says are owed, within Telegram's limits.
+
+At most `IN_FLIGHT` sends are between "request sent" and "ledger marked sent" at any moment,
+so a `kill -9` can duplicate at most that many pushes: those rows are still 'pending' at the
+next start and are sent again. A graceful stop lets in-flight sends finish and leaves the rest
+pending, so it duplicates nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Awaitable, Callable
+from datetime import timedelta
+from typing import Any
+
+from telegram.error import ChatMigrated, Forbidden, RetryAfter, TelegramError
+from telegram.ext import ExtBot
+
+from bot import render
+from bot.core.daily import DailyService
+from bot.posting import Poster
+from storage.daily import Push
+
+log = logging.getLogger(__name__)
+
+IN_FLIGHT = 16
+MAX_ATTEMPTS = 4
+BACKOFF_SECONDS = (1.0, 4.0, 15.0)
+BATCH = 500
+
+
+def _seconds(value: int | timedelta) -> float:
+    return value.total_seconds() if isinstance(value, timedelta) else float(value)
+
+
+class DailySender:
+    def __init__(
+        self,
+        daily: DailyService,
+        poster: Poster,
+        bot: ExtBot[Any],
+        *,
+        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+    ) -> None:
+        self.daily = daily
+        self.poster = poster
+        self.bot = bot
+        self.sleep = sleep
+        self._lock = asyncio.Lock()
+        self._stopping = False
+        self._wake = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        self._task = asyncio.create_task(self._run(), name="daily-sender")
+
+    async def stop(self) -> None:
+        """Finish the sends in flight; whatever is not sent yet stays pending for next time."""
+        self._stopping = True
+        self._wake.set()
+        if self._task is not None:
+            await self._task
+
+    async def _run(self) -> None:
+        while not self._stopping:
+            try:
+                await self.run_once()
+            except Exception:
+                log.exception("daily fan-out failed; retrying in a second")
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), timeout=1.0)
+            self._wake.clear()
+
+    async def run_once(self) -> None:
+        """Plan the slots that have come, then send every pending push."""
+        async with self._lock:
+            await self.daily.plan_due()
+            seen: set[tuple[int, str]] = set()
+            while not self._stopping:
+                batch = [
+                    p
+                    for p in await self.daily.pending(BATCH)
+                    if (p.chat_id, p.local_day.isoformat()) not in seen
+                ]
+                if not batch:
+                    return
+                seen.update((p.chat_id, p.local_day.isoformat()) for p in batch)
+                await self._send_all(batch)
+
+    async def _send_all(self, batch: list[Push]) -> None:
+        slots = asyncio.Semaphore(IN_FLIGHT)
+
+        async def one(push: Push) -> None:
+            async with slots:
+                if not self._stopping:
+                    await self._deliver(push)
+
+        await asyncio.gather(*(one(push) for push in batch))
+
+    async def _deliver(self, push: Push) -> None:
+        current: Push | None = push
+        for attempt in range(1, MAX_ATTEMPTS + 1):
+            if current is None or self._stopping:
+                return
+            if not await self.daily.is_deliverable(current.chat_id):
+                await self.daily.failed(current, "chat inactive", final=True)
+                return
+            new = await self.daily.ask_for(current)
+            if new is None:
+                await self.daily.failed(current, "chat unknown", final=True)
+                return
+            try:
+                sent = await self.bot.send_message(
+                    chat_id=current.chat_id,
+                    text=await self.poster.question_text(new),
+                    reply_markup=render.question_keyboard(new.ask),
+                    rate_limit_args={"bulk": True},
+                )
+            except Forbidden as error:
+                log.info("chat %s: %s; daily question turned off", current.chat_id, error.message)
+                await self.daily.chat_gone(current, error.message)
+                return
+            except ChatMigrated as error:
+                current = await self.daily.chat_moved(current, error.new_chat_id)
+                continue
+            except RetryAfter as error:
+                await self.daily.failed(current, error.message, final=False)
+                await self.sleep(_seconds(error.retry_after))
+                continue
+            except TelegramError as error:
+                final = attempt == MAX_ATTEMPTS
+                await self.daily.failed(current, error.message, final=final)
+                if final:
+                    log.warning("chat %s: daily push failed: %s", current.chat_id, error.message)
+                    return
+                await self.sleep(BACKOFF_SECONDS[min(attempt, len(BACKOFF_SECONDS)) - 1])
+                continue
+            await self.daily.sent(current, new, sent.message_id)
+            return
