@@ -26,6 +26,7 @@ from bot.http import AiohttpRequest
 from bot.jobs import TICK_SECONDS, Ticker
 from bot.live_count import LiveCounts
 from bot.posting import Poster
+from bot.ratelimit import SlidingWindowRateLimiter
 from content.loader import load_decks
 from storage.db import Database
 
@@ -80,6 +81,7 @@ def build_application(settings: Settings, services: Services) -> Application:  #
         .request(AiohttpRequest(connection_pool_size=HTTP_POOL_SIZE))
         .get_updates_request(AiohttpRequest(connection_pool_size=1))
         .concurrent_updates(CONCURRENT_UPDATES)
+        .rate_limiter(SlidingWindowRateLimiter(scale=settings.rate_limit_scale))
         .build()
     )
     return app

@@ -56,6 +56,10 @@ class DailySender:
     def start(self) -> None:
         self._task = asyncio.create_task(self._run(), name="daily-sender")
 
+    def wake(self) -> None:
+        """Look for due pushes now instead of at the next second."""
+        self._wake.set()
+
     async def stop(self) -> None:
         """Finish the sends in flight; whatever is not sent yet stays pending for next time."""
         self._stopping = True

@@ -38,6 +38,9 @@ def settings(fake: FakeBotApi, tmp_path: Path) -> Settings:
         telegram_bot_token=SecretStr(fake.token),
         database=tmp_path / "data" / "quizbot.sqlite3",
         api_base_url=fake.url,  # type: ignore[arg-type]
+        # The fake enforces no limits unless a test turns them on; pacing at Telegram's real
+        # 1 message/s per private chat would only slow these tests down.
+        rate_limit_scale=1000,
         _env_file=None,  # type: ignore[call-arg]
     )
 

@@ -48,6 +48,8 @@ class FakeBotApi(BotApiMethods):
         self.latency = latency  # awaited before answering anything but getUpdates
         self.limits = limits  # None: no flood control
         self.rejected_429 = 0
+        # Errors to answer the next calls of a method with, in order (fault injection).
+        self.failures: dict[str, list[ApiError]] = {}
         self.calls: list[ApiCall] = []
         self.internal_errors: list[BaseException] = []  # bugs in the fake (answered with 500)
         self._server = HttpServer(self._on_request)
@@ -126,9 +128,15 @@ class FakeBotApi(BotApiMethods):
             self._activity(tracked or bool(call.result))
         return response
 
+    def fail_next(self, method: str, *errors: ApiError) -> None:
+        """Answer the next calls of ``method`` with these errors, one each, in order."""
+        self.failures.setdefault(method, []).extend(errors)
+
     async def _run(self, method: str, params: JsonDict) -> Any:
         if method != "getUpdates" and self.latency > 0:
             await asyncio.sleep(self.latency)
+        if queued := self.failures.get(method):
+            raise queued.pop(0)
         if self.limits is not None and is_rate_limited_method(method):
             chat_id = params.get("chat_id")
             chat = self.chats.get(chat_id) if isinstance(chat_id, int) else None

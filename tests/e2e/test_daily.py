@@ -1,0 +1,302 @@
+"""Daily questions end to end: commands, pushes at local times, catch-up, the ledger, errors."""
+
+from __future__ import annotations
+
+import logging
+from datetime import UTC, datetime, time
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from bot.app import RunningBot, running_bot
+from bot.config import Settings
+from bot.core.domain import ChatKind, ChatRef
+from tests.e2e.conftest import StartBot, wait_for_polling
+from tests.e2e.group_helpers import MEMBERS
+from tests.fakes import ApiError, FakeBotApi, FakeChat, FakeUser, RateLimits
+from tests.fakes.clock import FakeClock
+
+ADMIN = MEMBERS[0]
+GROUP = FakeChat.supergroup(-1005550001, "Daily group")
+
+
+async def _say(fake: FakeBotApi, user: FakeUser, text: str, chat: FakeChat = GROUP) -> str:
+    since = len(fake.calls)
+    fake.send_message(chat, user, text)
+    call = await fake.wait_for_call("sendMessage", since=since)
+    return str(call.params["text"])
+
+
+def _questions(fake: FakeBotApi, chat_id: int) -> list[str]:
+    """The question messages the bot sent to a chat (they carry answer buttons)."""
+    return [
+        m.text or ""
+        for m in fake.bot_messages(chat_id)
+        if m.callback_data and m.callback_data[0].startswith("a:")
+    ]
+
+
+async def _fan_out(bot: RunningBot, fake: FakeBotApi) -> None:
+    await bot.sender.run_once()
+    await fake.idle()
+
+
+async def test_daily_commands_validate_refuse_and_report(
+    fake: FakeBotApi, bot: RunningBot, clock: FakeClock
+) -> None:
+    """Bad input gets usage, non-admins a refusal, admins a schedule /daily then shows."""
+    fake.set_admins(GROUP.id, [ADMIN.id])
+    assert (await _say(fake, ADMIN, "/daily")).startswith("The daily question is off.")
+    for bad in ("/daily 25:00", "/daily 9", "/daily 09:00 Europe/Berlin extra", "/daily tomorrow"):
+        assert (await _say(fake, ADMIN, bad)).startswith("Usage: /daily")
+    unknown = await _say(fake, ADMIN, "/daily 09:00 Mars/Olympus")
+    assert "I don't know the time zone" in unknown
+    assert await bot.services.db.fetch_one("SELECT * FROM daily_schedules") is None
+    refused = await _say(fake, MEMBERS[1], "/daily 09:00")
+    assert refused == "Only this chat's admins can change its settings."
+    done = await _say(fake, ADMIN, "/daily 09:00 Europe/Berlin")
+    assert "every day at <b>09:00</b> Europe/Berlin" in done
+    assert "Next one: Thu 03 Dec, 09:00 Europe/Berlin." in done  # it is 10:00 there now
+    status = await _say(fake, MEMBERS[1], "/daily")
+    assert status.startswith("📅 Daily question: on, every day at <b>09:00</b> Europe/Berlin.")
+    assert (await _say(fake, ADMIN, "/daily off")).startswith("The daily question is off.")
+    assert (await _say(fake, ADMIN, "/daily")).startswith("The daily question is off.")
+
+
+async def test_deck_lists_and_switching_is_for_admins(fake: FakeBotApi, bot: RunningBot) -> None:
+    """/deck shows the chat's deck; /deck ID by a non-admin or for an unknown id changes nothing."""
+    fake.set_admins(GROUP.id, [ADMIN.id])
+    shown = await _say(fake, MEMBERS[1], "/deck")
+    assert "This chat's deck: <b>NCA Multi-GPU Computing &amp; Scaling 5</b>" in shown
+    assert (await _say(fake, MEMBERS[1], "/deck nca-multi-gpu-5")).startswith("Only this chat")
+    assert (await _say(fake, ADMIN, "/deck nope")).startswith("There is no deck 'nope'.")
+    assert (await _say(fake, ADMIN, "/deck nca-multi-gpu-5")).startswith("📚 This chat now uses")
+
+
+async def test_private_user_sets_their_own_daily_and_gets_it_once(
+    fake: FakeBotApi, bot: RunningBot, clock: FakeClock
+) -> None:
+    """In a private chat the user sets the schedule; the push comes at the slot, once."""
+    user = MEMBERS[5]
+    chat = FakeChat.private(user)
+    await _say(fake, user, "/daily 10:30", chat)
+    clock.set(datetime(2026, 12, 2, 10, 29, tzinfo=UTC))
+    await _fan_out(bot, fake)
+    assert _questions(fake, chat.id) == []
+    clock.set(datetime(2026, 12, 2, 10, 30, tzinfo=UTC))
+    await _fan_out(bot, fake)
+    await _fan_out(bot, fake)
+    assert len(_questions(fake, chat.id)) == 1
+    clock.set(datetime(2026, 12, 3, 10, 30, 5, tzinfo=UTC))
+    await _fan_out(bot, fake)
+    assert len(_questions(fake, chat.id)) == 2
+
+
+@pytest.mark.parametrize(
+    ("zone", "local_time", "days"),
+    [
+        # Spring forward: 09:00 stays 09:00 local; 02:30 on the change day becomes 03:30.
+        ("Europe/Berlin", "09:00", ["2026-03-28T08:00", "2026-03-29T07:00", "2026-03-30T07:00"]),
+        ("Europe/Berlin", "02:30", ["2026-03-28T01:30", "2026-03-29T01:30", "2026-03-30T00:30"]),
+        # Fall back: 02:30 happens twice on the change day and is pushed once, the first time.
+        ("Europe/Berlin", "02:30", ["2026-10-24T00:30", "2026-10-25T00:30", "2026-10-26T01:30"]),
+        ("America/New_York", "09:00", ["2026-03-07T14:00", "2026-03-08T13:00", "2026-03-09T13:00"]),
+        ("America/New_York", "01:30", ["2026-10-31T05:30", "2026-11-01T05:30", "2026-11-02T06:30"]),
+    ],
+)
+async def test_pushes_follow_local_time_across_dst_exactly_once_a_day(
+    fake: FakeBotApi, bot: RunningBot, clock: FakeClock, zone: str, local_time: str, days: list[str]
+) -> None:
+    """Ticking every 30 minutes over three days around a change gives one push per day, on time."""
+    fake.set_admins(GROUP.id, [ADMIN.id])
+    first = datetime.fromisoformat(days[0]).replace(tzinfo=UTC)
+    clock.set(first.replace(hour=0, minute=0))
+    await _say(fake, ADMIN, f"/daily {local_time} {zone}")
+    pushed_at = []
+    for _ in range(3 * 48):
+        clock.advance(minutes=30)
+        before = len(_questions(fake, GROUP.id))
+        await _fan_out(bot, fake)
+        if len(_questions(fake, GROUP.id)) > before:
+            pushed_at.append(clock.now())
+    rows = await bot.services.db.fetch_all(
+        "SELECT slot_at FROM daily_pushes WHERE chat_id = ? AND status = 'sent' ORDER BY slot_at",
+        (GROUP.id,),
+    )
+    slots = [datetime.fromtimestamp(r[0] / 1000, UTC).strftime("%Y-%m-%dT%H:%M") for r in rows]
+    assert slots == days
+    assert len(pushed_at) == len(slots)
+    assert all(
+        0 <= (at - datetime.fromisoformat(s).replace(tzinfo=UTC)).total_seconds() < 1800
+        for at, s in zip(pushed_at, slots, strict=True)
+    )
+
+
+async def test_missed_push_is_caught_up_within_grace_and_skipped_after(
+    fake: FakeBotApi, start_bot: StartBot, clock: FakeClock, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Down over a slot: within 6 h it is sent once after start; a slot 7 h old is skipped."""
+    fake.set_admins(GROUP.id, [ADMIN.id])
+    other = FakeChat.supergroup(-1005550002, "Late group")
+    fake.set_admins(other.id, [ADMIN.id])
+    async with start_bot():
+        await _say(fake, ADMIN, "/daily 10:00 UTC")
+        await _say(fake, ADMIN, "/daily 03:00 UTC", other)
+    clock.set(datetime(2026, 12, 3, 10, 0, tzinfo=UTC))  # other's slot is 7 h old
+    with caplog.at_level(logging.WARNING):
+        async with start_bot() as running:
+            await _fan_out(running, fake)
+            await _fan_out(running, fake)
+    assert len(_questions(fake, GROUP.id)) == 1
+    assert _questions(fake, other.id) == []
+    assert any(
+        "missed" in r.getMessage() and str(other.id) in r.getMessage() for r in caplog.records
+    )
+
+
+async def test_ledger_resumes_after_a_crash_without_duplicates(
+    fake: FakeBotApi, start_bot: StartBot, clock: FakeClock
+) -> None:
+    """Pushes left pending (one with its ask already made) are sent once after a restart."""
+    chats = [FakeChat.supergroup(-1005560000 - i, f"G{i}") for i in range(12)]
+    async with start_bot() as running:
+        for chat in chats:
+            fake.set_admins(chat.id, [ADMIN.id])
+            await _say(fake, ADMIN, "/daily 10:00 UTC", chat)
+        # The crash: stop before the sender ran, with the slots planned and one ask made.
+        await running.sender.stop()
+        clock.set(datetime(2026, 12, 2, 10, 0, tzinfo=UTC))
+        await running.sender.daily.plan_due()
+        pending = await running.sender.daily.pending()
+        await running.sender.daily.ask_for(pending[0])
+        await running.services.db.conn.execute(
+            "UPDATE daily_pushes SET status = 'sent', message_id = 1 WHERE chat_id = ?",
+            (chats[1].id,),
+        )
+    async with start_bot() as running:
+        await _fan_out(running, fake)
+        rows = await running.services.db.fetch_all(
+            "SELECT status, count(*) FROM daily_pushes GROUP BY status"
+        )
+        assert dict((r[0], r[1]) for r in rows) == {"sent": 12}
+        asks = await running.services.db.fetch_one("SELECT count(*) FROM asks")
+        assert asks is not None
+        assert asks[0] == 11
+    assert _questions(fake, chats[1].id) == []
+    assert all(len(_questions(fake, c.id)) == 1 for c in chats if c is not chats[1])
+
+
+async def test_removed_bot_turns_the_schedule_off_without_retrying(
+    fake: FakeBotApi, bot: RunningBot, clock: FakeClock
+) -> None:
+    """403 on a push marks the chat inactive, turns its schedule off and is not retried."""
+    fake.set_admins(GROUP.id, [ADMIN.id])
+    await _say(fake, ADMIN, "/daily 10:00 UTC")
+    fake.kick_bot(GROUP.id)
+    clock.set(datetime(2026, 12, 2, 10, 0, tzinfo=UTC))
+    since = len(fake.calls)
+    await _fan_out(bot, fake)
+    assert len([c for c in fake.calls[since:] if c.method == "sendMessage"]) == 1
+    schedule = await bot.sender.daily.repo.get(GROUP.id)
+    assert schedule is not None
+    assert not schedule.enabled
+    push = await bot.services.db.fetch_one("SELECT status FROM daily_pushes")
+    assert push is not None
+    assert push[0] == "failed"
+    settings = await bot.services.quiz.chats.get(GROUP.id)
+    assert settings is not None
+    assert not settings.active
+
+
+async def test_migrated_chat_gets_its_push_at_the_new_id(
+    fake: FakeBotApi, bot: RunningBot, clock: FakeClock
+) -> None:
+    """A push to a group that became a supergroup moves the chat and is sent to the new id."""
+    old = FakeChat.group(-5550003, "Old group")
+    fake.set_admins(old.id, [ADMIN.id])
+    await _say(fake, ADMIN, "/daily 10:00 UTC", old)
+    fake.migrate_chat(old.id, -1005550003)
+    clock.set(datetime(2026, 12, 2, 10, 0, tzinfo=UTC))
+    await _fan_out(bot, fake)
+    assert len(_questions(fake, -1005550003)) == 1
+    row = await bot.services.db.fetch_one("SELECT chat_id, status FROM daily_pushes")
+    assert row is not None
+    assert tuple(row) == (-1005550003, "sent")
+
+
+async def test_failures_retry_with_backoff_then_record_failed(
+    fake: FakeBotApi, bot: RunningBot, clock: FakeClock
+) -> None:
+    """Server errors are retried a bounded number of times, then the day is marked failed."""
+    waits: list[float] = []
+
+    async def no_wait(seconds: float) -> None:
+        waits.append(seconds)
+
+    bot.sender.sleep = no_wait
+    fake.set_admins(GROUP.id, [ADMIN.id])
+    other = FakeChat.supergroup(-1005550009, "Flaky group")
+    fake.set_admins(other.id, [ADMIN.id])
+    await _say(fake, ADMIN, "/daily 10:00 UTC")
+    await _say(fake, ADMIN, "/daily 11:00 UTC", other)
+    error = ApiError(502, "Bad Gateway")
+    fake.fail_next("sendMessage", error, error, error, error)
+    clock.set(datetime(2026, 12, 2, 10, 0, tzinfo=UTC))
+    await _fan_out(bot, fake)
+    failed = await bot.services.db.fetch_one("SELECT status, attempts FROM daily_pushes")
+    assert failed is not None
+    assert tuple(failed) == ("failed", 4)
+    assert waits == [1.0, 4.0, 15.0]
+    fake.fail_next("sendMessage", error)
+    clock.set(datetime(2026, 12, 2, 11, 0, tzinfo=UTC))
+    await _fan_out(bot, fake)
+    assert len(_questions(fake, other.id)) == 1
+
+
+async def test_fan_out_within_limits_still_answers_interactive_traffic(
+    fake: FakeBotApi, settings: Settings, clock: FakeClock
+) -> None:
+    """80 groups due at once under enforced limits: no 429, one push each, /quiz still served."""
+    scale = 20
+    fake.limits = RateLimits(factor=scale)
+    chats = [FakeChat.supergroup(-1005570000 - i, f"G{i}") for i in range(80)]
+    paced = settings.model_copy(update={"rate_limit_scale": scale})
+    async with running_bot(paced, clock=clock, poll_timeout=1) as running:
+        await wait_for_polling(fake)
+        for chat in chats:
+            await running.sender.daily.turn_on(
+                ChatRef(chat.id, ChatKind.SUPERGROUP), time(10, 0), ZoneInfo("UTC")
+            )
+        clock.set(datetime(2026, 12, 2, 10, 0, tzinfo=UTC))
+        running.sender.wake()
+        await fake.wait_until(lambda: len(fake.calls_to("sendMessage")) >= 10)
+        learner = FakeChat.private(MEMBERS[7])
+        asked_at = len(fake.calls)
+        fake.send_message(learner, MEMBERS[7], "/quiz")
+        await fake.wait_for_call(
+            "sendMessage", lambda c: c.params["chat_id"] == learner.id, since=asked_at
+        )
+        pushed = sum(len(_questions(fake, chat.id)) for chat in chats)
+        assert pushed < len(chats), "the interactive /quiz should not wait for the whole fan-out"
+        await fake.wait_until(
+            lambda: all(_questions(fake, chat.id) for chat in chats), what="every push"
+        )
+        await fake.idle()
+    assert fake.rejected_429 == 0
+    assert all(len(_questions(fake, chat.id)) == 1 for chat in chats)
+
+
+async def test_429_storm_is_waited_out_and_nothing_is_lost_or_doubled(
+    fake: FakeBotApi, bot: RunningBot, clock: FakeClock
+) -> None:
+    """429s with retry_after are waited and retried: every chat gets exactly one push."""
+    chats = [FakeChat.supergroup(-1005580000 - i, f"S{i}") for i in range(5)]
+    for chat in chats:
+        await bot.sender.daily.turn_on(ChatRef(chat.id, ChatKind.SUPERGROUP), time(10, 0), None)
+    storm = ApiError(429, "Too Many Requests: retry after 1", {"retry_after": 1})
+    fake.fail_next("sendMessage", storm, storm)
+    clock.set(datetime(2026, 12, 2, 10, 0, tzinfo=UTC))
+    await _fan_out(bot, fake)
+    assert [len(_questions(fake, chat.id)) for chat in chats] == [1] * 5
+    statuses = await bot.services.db.fetch_all("SELECT DISTINCT status FROM daily_pushes")
+    assert [r[0] for r in statuses] == ["sent"]
