@@ -42,19 +42,25 @@ class DailySender:
         poster: Poster,
         bot: ExtBot[Any],
         *,
-        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+        sleep: Callable[[float], Awaitable[None]] | None = None,
     ) -> None:
         self.daily = daily
         self.poster = poster
         self.bot = bot
-        self.sleep = sleep
+        # Back-off waits end early on stop, so a graceful shutdown never waits them out.
+        self.sleep = sleep or self._sleep_unless_stopped
         self._lock = asyncio.Lock()
         self._stopping = False
         self._wake = asyncio.Event()
+        self._stopped = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
 
     def start(self) -> None:
         self._task = asyncio.create_task(self._run(), name="daily-sender")
+
+    async def _sleep_unless_stopped(self, seconds: float) -> None:
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._stopped.wait(), timeout=seconds)
 
     def wake(self) -> None:
         """Look for due pushes now instead of at the next second."""
@@ -63,6 +69,7 @@ class DailySender:
     async def stop(self) -> None:
         """Finish the sends in flight; whatever is not sent yet stays pending for next time."""
         self._stopping = True
+        self._stopped.set()
         self._wake.set()
         if self._task is not None:
             await self._task

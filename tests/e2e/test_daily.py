@@ -300,3 +300,26 @@ async def test_429_storm_is_waited_out_and_nothing_is_lost_or_doubled(
     assert [len(_questions(fake, chat.id)) for chat in chats] == [1] * 5
     statuses = await bot.services.db.fetch_all("SELECT DISTINCT status FROM daily_pushes")
     assert [r[0] for r in statuses] == ["sent"]
+
+
+async def test_daily_question_closes_with_a_reveal_after_the_open_hours(
+    fake: FakeBotApi, bot: RunningBot, clock: FakeClock
+) -> None:
+    """A daily group question takes answers for QUIZBOT_DAILY_OPEN_HOURS, then is revealed."""
+    fake.set_admins(GROUP.id, [ADMIN.id])
+    await _say(fake, ADMIN, "/daily 10:00 UTC")
+    clock.set(datetime(2026, 12, 2, 10, 0, tzinfo=UTC))
+    await _fan_out(bot, fake)
+    question = next(m for m in fake.bot_messages(GROUP.id) if m.callback_data)
+    assert question.text is not None
+    assert "open until 22:00 UTC" in question.text
+    clock.set(datetime(2026, 12, 2, 21, 59, tzinfo=UTC))
+    await bot.ticker.tick()
+    assert fake.message(GROUP.id, question.message_id).reply_markup is not None
+    clock.set(datetime(2026, 12, 2, 22, 0, tzinfo=UTC))
+    await bot.ticker.tick()
+    await fake.idle()
+    revealed = fake.message(GROUP.id, question.message_id)
+    assert revealed.reply_markup is None
+    assert revealed.text is not None
+    assert "💡" in revealed.text
