@@ -29,6 +29,7 @@ IN_FLIGHT = 16
 MAX_ATTEMPTS = 4
 BACKOFF_SECONDS = (1.0, 4.0, 15.0)
 BATCH = 500
+PLAN_BATCH = 5000
 
 
 def _seconds(value: int | timedelta) -> float:
@@ -87,7 +88,8 @@ class DailySender:
     async def run_once(self) -> None:
         """Plan the slots that have come, then send every pending push."""
         async with self._lock:
-            await self.daily.plan_due()
+            while await self.daily.plan_due(PLAN_BATCH) == PLAN_BATCH:
+                pass
             seen: set[tuple[int, str]] = set()
             while not self._stopping:
                 batch = [

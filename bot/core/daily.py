@@ -59,15 +59,15 @@ class DailyService:
         upcoming = next_slot(now, at, await self.quiz.zone_of(chat_id))
         await self.repo.set(chat_id, schedule.local_time, upcoming.at, upcoming.local_day, now)
 
-    async def plan_due(self) -> int:
+    async def plan_due(self, limit: int = 5000) -> int:
         """Write a ledger row for every slot that has come and move each schedule on.
 
         Only a chat's latest slot is owed: sent if it is less than the grace period old,
-        skipped (and logged) otherwise. Returns how many pushes are now pending.
+        skipped (and logged) otherwise. Plans at most `limit` schedules; returns how many.
         """
         now = self.quiz.clock.now()
         decisions = []
-        for item, zone_key in await self.repo.due(now):
+        for item, zone_key in await self.repo.due(now, limit):
             zone = self._zone(zone_key)
             at = time.fromisoformat(item.local_time)
             slot = latest_slot(now, at, zone)
@@ -92,7 +92,7 @@ class DailyService:
                 )
             )
         await self.repo.record_slots(decisions, now)
-        return sum(1 for d in decisions if d.status == "pending")
+        return len(decisions)
 
     def _zone(self, key: str | None) -> ZoneInfo:
         try:
