@@ -30,6 +30,8 @@ MAX_ATTEMPTS = 4
 BACKOFF_SECONDS = (1.0, 4.0, 15.0)
 BATCH = 500
 PLAN_BATCH = 5000
+# Within docker compose's 45 s stop grace period, with room for the rest of the shutdown.
+STOP_TIMEOUT_SECONDS = 30.0
 
 
 def _seconds(value: int | timedelta) -> float:
@@ -72,8 +74,15 @@ class DailySender:
         self._stopping = True
         self._stopped.set()
         self._wake.set()
-        if self._task is not None:
-            await self._task
+        if self._task is None:
+            return
+        try:
+            await asyncio.wait_for(self._task, timeout=STOP_TIMEOUT_SECONDS)
+        except TimeoutError:
+            # A send that hangs must not block shutdown forever; its row stays pending.
+            log.warning(
+                "daily sends still in flight after %s s; leaving them pending", STOP_TIMEOUT_SECONDS
+            )
 
     async def _run(self) -> None:
         while not self._stopping:
@@ -117,13 +126,11 @@ class DailySender:
         for attempt in range(1, MAX_ATTEMPTS + 1):
             if current is None or self._stopping:
                 return
-            if not await self.daily.is_deliverable(current.chat_id):
-                await self.daily.failed(current, "chat inactive", final=True)
+            chat = await self.daily.deliverable_chat(current.chat_id)
+            if chat is None:
+                await self.daily.failed(current, "chat inactive or unknown", final=True)
                 return
-            new = await self.daily.ask_for(current)
-            if new is None:
-                await self.daily.failed(current, "chat unknown", final=True)
-                return
+            new = await self.daily.ask_for(current, chat)
             try:
                 sent = await self.bot.send_message(
                     chat_id=current.chat_id,

@@ -140,7 +140,7 @@ class DailyRepository:
         ]
 
     async def attach_ask(self, push: Push, ask_id: int) -> None:
-        async with self.db.transaction() as conn:
+        async with self.db.autocommit() as conn:
             await conn.execute(
                 "UPDATE daily_pushes SET ask_id = ? WHERE chat_id = ? AND local_day = ?",
                 (ask_id, push.chat_id, push.local_day.isoformat()),

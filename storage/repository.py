@@ -72,17 +72,15 @@ class Repository:
             )
 
     async def pass_state(self, chat_id: int, deck_id: str) -> PassState:
-        row = await self.db.fetch_one(
-            "SELECT max(pass_no) FROM asks WHERE chat_id = ? AND deck_id = ?", (chat_id, deck_id)
-        )
-        pass_no = int(row[0]) if row and row[0] is not None else 1
         rows = await self.db.fetch_all(
-            "SELECT question_id FROM asks WHERE chat_id = ? AND deck_id = ? AND pass_no = ? "
+            "SELECT pass_no, question_id FROM asks WHERE chat_id = ?1 AND deck_id = ?2 "
+            "AND pass_no = (SELECT max(pass_no) FROM asks WHERE chat_id = ?1 AND deck_id = ?2) "
             "ORDER BY id DESC",
-            (chat_id, deck_id, pass_no),
+            (chat_id, deck_id),
         )
-        asked = [row[0] for row in rows]
-        return PassState(pass_no, frozenset(asked), asked[0] if asked else None)
+        if not rows:
+            return PassState(1, frozenset(), None)
+        return PassState(int(rows[0][0]), frozenset(r[1] for r in rows), rows[0][1])
 
     async def create_ask(
         self,
@@ -97,7 +95,7 @@ class Repository:
         closes_at: datetime | None,
         round_id: int | None = None,
     ) -> Ask:
-        async with self.db.transaction() as conn:
+        async with self.db.autocommit() as conn:
             cursor = await conn.execute(
                 "INSERT INTO asks (chat_id, thread_id, deck_id, question_id, pass_no, "
                 "option_order, asked_at, closes_at, round_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -113,11 +111,22 @@ class Repository:
                     round_id,
                 ),
             )
-            ask_id = cursor.lastrowid
-        assert ask_id is not None
-        ask = await self.get_ask(ask_id)
-        assert ask is not None
-        return ask
+        assert cursor.lastrowid is not None
+        # Read back through the same conversions as every other ask, without a round trip.
+        return Ask(
+            id=cursor.lastrowid,
+            chat_id=chat_id,
+            thread_id=thread_id,
+            message_id=None,
+            deck_id=deck_id,
+            question_id=question_id,
+            pass_no=pass_no,
+            option_order=option_order,
+            asked_at=from_ms(to_ms(asked_at)),
+            closes_at=None if closes_at is None else from_ms(to_ms(closes_at)),
+            closed_at=None,
+            round_id=round_id,
+        )
 
     async def set_ask_message(self, ask_id: int, message_id: int) -> None:
         async with self.db.transaction() as conn:

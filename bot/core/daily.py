@@ -103,24 +103,23 @@ class DailyService:
     async def pending(self, limit: int = 500) -> list[Push]:
         return await self.repo.pending(limit)
 
-    async def ask_for(self, push: Push) -> NewAsk | None:
+    async def deliverable_chat(self, chat_id: int) -> ChatRef | None:
+        """The chat a push goes to, or None when it is unknown, removed or a channel."""
+        settings = await self.quiz.chats.get(chat_id)
+        if settings is None or not settings.active or settings.kind is ChatKind.CHANNEL:
+            return None
+        return ChatRef(settings.id, settings.kind)
+
+    async def ask_for(self, push: Push, chat: ChatRef) -> NewAsk:
         """The question for a push: the one stored for it before (a retry), or a new one."""
         if push.ask_id is not None:
             ask = await self.quiz.repo.get_ask(push.ask_id)
             question = None if ask is None else self.quiz.question_of(ask)
             if ask is not None and question is not None and ask.chat_id == push.chat_id:
                 return NewAsk(ask, question)
-        settings = await self.quiz.chats.get(push.chat_id)
-        if settings is None:
-            return None
-        chat = ChatRef(settings.id, settings.kind)
-        new = await self.quiz.new_ask(chat, open_for=self.open_for)
+        new = await self.quiz.new_ask(chat, open_for=self.open_for, known_chat=True)
         await self.repo.attach_ask(push, new.ask.id)
         return new
-
-    async def is_deliverable(self, chat_id: int) -> bool:
-        settings = await self.quiz.chats.get(chat_id)
-        return settings is not None and settings.active and settings.kind is not ChatKind.CHANNEL
 
     async def sent(self, push: Push, new: NewAsk, message_id: int) -> None:
         await self.repo.mark_sent(push, new.ask.id, message_id, self.quiz.clock.now())

@@ -113,6 +113,7 @@ class QuizService:
         *,
         round_id: int | None = None,
         open_for: timedelta | None = None,
+        known_chat: bool = False,
     ) -> NewAsk:
         """Choose the chat's next question and store the ask (its message id comes later).
 
@@ -120,7 +121,8 @@ class QuizService:
         private one closes on its first answer.
         """
         now = self.clock.now()
-        await self.repo.upsert_chat(chat, now)
+        if not known_chat:
+            await self.repo.upsert_chat(chat, now)
         deck = await self.deck_for(chat.id)
         state = await self.repo.pass_state(chat.id, deck.id)
         question, pass_no = next_question(deck, state, self.rng)

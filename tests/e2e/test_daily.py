@@ -168,7 +168,9 @@ async def test_ledger_resumes_after_a_crash_without_duplicates(
         clock.set(datetime(2026, 12, 2, 10, 0, tzinfo=UTC))
         await running.sender.daily.plan_due()
         pending = await running.sender.daily.pending()
-        await running.sender.daily.ask_for(pending[0])
+        chat = await running.sender.daily.deliverable_chat(pending[0].chat_id)
+        assert chat is not None
+        await running.sender.daily.ask_for(pending[0], chat)
         await running.services.db.conn.execute(
             "UPDATE daily_pushes SET status = 'sent', message_id = 1 WHERE chat_id = ?",
             (chats[1].id,),
