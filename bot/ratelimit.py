@@ -28,6 +28,7 @@ JSONDict = dict[str, Any]
 ChatKey = int | str | None
 _INTERACTIVE, _BULK = 0, 1
 _MIN_SWEEP = 1024  # chats kept before idle ones are swept by count
+_MAX_IDLE_WAIT = 0.05  # seconds the dispatcher sleeps at most between checks
 
 
 def counts_against_limits(endpoint: str) -> bool:
@@ -99,7 +100,7 @@ class SlidingWindowRateLimiter(BaseRateLimiter[RateLimitArgs]):
         private_per_second: int = 1,
         group_per_minute: int = 20,
         scale: float = 1.0,
-        margin: float = 0.02,
+        margin: float = 0.005,
         max_retries: int = 5,
         clock: Callable[[], float] = time.monotonic,
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
@@ -246,7 +247,11 @@ class SlidingWindowRateLimiter(BaseRateLimiter[RateLimitArgs]):
                 chat, cls = self._next_ready(_BULK, now), _BULK
             if chat is None:
                 return
-            chat.waiting[cls].popleft().set_result(None)
+            waiter = chat.waiting[cls].popleft()
+            if waiter.done():  # cancelled while waiting; its count was taken back then
+                self._promote(chat, now)
+                continue
+            waiter.set_result(None)
             self._pending -= 1
             for window in (self._overall, *chat.windows):
                 window.inflight += 1
@@ -287,8 +292,9 @@ class SlidingWindowRateLimiter(BaseRateLimiter[RateLimitArgs]):
                 if self._ready[_BULK] and self._bulk_paused_until > now:
                     deadlines.append(self._bulk_paused_until)
             waits: set[asyncio.Future[Any]] = {asyncio.ensure_future(self._wake.wait())}
-            if deadlines := [d for d in deadlines if d > now]:
-                waits.add(asyncio.ensure_future(self._sleep(min(deadlines) - now)))
+            # Never wait unboundedly: a missed wake-up then costs a short delay, not a stall.
+            deadlines = [d for d in deadlines if d > now] + [now + _MAX_IDLE_WAIT]
+            waits.add(asyncio.ensure_future(self._sleep(min(deadlines) - now)))
             try:
                 await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
             finally:
