@@ -90,7 +90,9 @@ class SlidingWindowRateLimiter(BaseRateLimiter[RateLimitArgs]):
     """Overall, per-private-chat and per-group sliding windows; retries 429s.
 
     ``scale`` multiplies every rate by shortening the windows (as ``RateLimits.factor`` in the
-    fake does); ``margin`` lengthens each window by that fraction.
+    fake does); ``margin`` lengthens each window by that fraction. Slots are counted from the
+    response, after the server has counted the request, so the margin only keeps two sends
+    from landing exactly one window apart.
     """
 
     def __init__(
@@ -100,7 +102,7 @@ class SlidingWindowRateLimiter(BaseRateLimiter[RateLimitArgs]):
         private_per_second: int = 1,
         group_per_minute: int = 20,
         scale: float = 1.0,
-        margin: float = 0.005,
+        margin: float = 0.001,
         max_retries: int = 5,
         clock: Callable[[], float] = time.monotonic,
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,

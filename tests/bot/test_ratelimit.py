@@ -232,7 +232,7 @@ async def test_scale_10_allows_300_per_second(h: Harness) -> None:
     await h.time.run(*(h.send(chat) for chat in range(1, 601)))
     assert busiest(h.times(), 0.1) == 30
     assert 290 <= busiest(h.times(), 1.0) <= 300
-    assert 1.9 < max(h.times()) < 2.0  # 20 batches of 30, 0.102 s apart
+    assert 1.9 < max(h.times()) < 2.0  # 20 batches of 30, just over 0.1 s apart
     await h.time.run(h.send(700), h.send(700))
     assert 0.1 < h.times(700)[1] - h.times(700)[0] < 0.11
 
