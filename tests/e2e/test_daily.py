@@ -325,3 +325,29 @@ async def test_daily_question_closes_with_a_reveal_after_the_open_hours(
     assert revealed.reply_markup is None
     assert revealed.text is not None
     assert "💡" in revealed.text
+
+
+async def test_graceful_stop_mid_fan_out_parks_the_rest_and_duplicates_nothing(
+    fake: FakeBotApi, start_bot: StartBot, clock: FakeClock
+) -> None:
+    """Stopping during a fan-out finishes in-flight sends; the restart sends the rest, once each."""
+    chats = [FakeChat.supergroup(-1005590000 - i, f"P{i}") for i in range(60)]
+    async with start_bot() as running:
+        for chat in chats:
+            await running.sender.daily.turn_on(
+                ChatRef(chat.id, ChatKind.SUPERGROUP), time(10, 0), None
+            )
+        fake.latency = 0.02
+        clock.set(datetime(2026, 12, 2, 10, 0, tzinfo=UTC))
+        running.sender.wake()
+        await fake.wait_until(lambda: len(fake.calls_to("sendMessage")) >= 10)
+    stopped_with = sum(len(_questions(fake, chat.id)) for chat in chats)
+    assert 10 <= stopped_with < len(chats)
+    fake.latency = 0.0
+    async with start_bot() as running:
+        await _fan_out(running, fake)
+        rows = await running.services.db.fetch_all(
+            "SELECT status, count(*) FROM daily_pushes GROUP BY status"
+        )
+        assert {r[0]: r[1] for r in rows} == {"sent": len(chats)}
+    assert [len(_questions(fake, chat.id)) for chat in chats] == [1] * len(chats)
