@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date, datetime
 
+import aiosqlite
+
 from storage.db import Database
 from storage.repository import from_ms, to_ms
 
@@ -43,19 +45,27 @@ class SlotDecision:
     next_day: date
 
 
+_SCHEDULE_COLUMNS = "s.chat_id, s.local_time, s.enabled, s.next_slot_at, s.next_day"
+_PUSH_COLUMNS = "chat_id, local_day, slot_at, status, ask_id, message_id, attempts"
+
+
+def _schedule(row: aiosqlite.Row) -> Schedule:
+    return Schedule(row[0], row[1], bool(row[2]), from_ms(row[3]), date.fromisoformat(row[4]))
+
+
+def _push(row: aiosqlite.Row) -> Push:
+    return Push(row[0], date.fromisoformat(row[1]), from_ms(row[2]), *row[3:7])
+
+
 class DailyRepository:
     def __init__(self, db: Database) -> None:
         self.db = db
 
     async def get(self, chat_id: int) -> Schedule | None:
         row = await self.db.fetch_one(
-            "SELECT chat_id, local_time, enabled, next_slot_at, next_day FROM daily_schedules "
-            "WHERE chat_id = ?",
-            (chat_id,),
+            f"SELECT {_SCHEDULE_COLUMNS} FROM daily_schedules AS s WHERE s.chat_id = ?", (chat_id,)
         )
-        if row is None:
-            return None
-        return Schedule(row[0], row[1], bool(row[2]), from_ms(row[3]), date.fromisoformat(row[4]))
+        return None if row is None else _schedule(row)
 
     async def set(
         self, chat_id: int, local_time: str, next_slot_at: datetime, next_day: date, now: datetime
@@ -79,25 +89,15 @@ class DailyRepository:
             )
             return cursor.rowcount == 1
 
-    async def enabled(self) -> list[Schedule]:
-        rows = await self.db.fetch_all(
-            "SELECT chat_id, local_time, enabled, next_slot_at, next_day FROM daily_schedules "
-            "WHERE enabled = 1"
-        )
-        return [Schedule(r[0], r[1], True, from_ms(r[3]), date.fromisoformat(r[4])) for r in rows]
-
     async def due(self, now: datetime, limit: int = 5000) -> list[tuple[Schedule, str | None]]:
         """Enabled schedules whose next slot has come, with their chat's time zone."""
         rows = await self.db.fetch_all(
-            "SELECT s.chat_id, s.local_time, s.enabled, s.next_slot_at, s.next_day, c.timezone "
+            f"SELECT {_SCHEDULE_COLUMNS}, c.timezone "
             "FROM daily_schedules AS s JOIN chats AS c ON c.id = s.chat_id "
             "WHERE s.enabled = 1 AND s.next_slot_at <= ? ORDER BY s.next_slot_at LIMIT ?",
             (to_ms(now), limit),
         )
-        return [
-            (Schedule(r[0], r[1], True, from_ms(r[3]), date.fromisoformat(r[4])), r[5])
-            for r in rows
-        ]
+        return [(_schedule(row), row[5]) for row in rows]
 
     async def record_slots(self, decisions: list[SlotDecision], now: datetime) -> None:
         """Write the ledger rows and advance the schedules, all in one transaction.
@@ -130,14 +130,11 @@ class DailyRepository:
 
     async def pending(self, limit: int = 1000) -> list[Push]:
         rows = await self.db.fetch_all(
-            "SELECT chat_id, local_day, slot_at, status, ask_id, message_id, attempts "
-            "FROM daily_pushes WHERE status = 'pending' ORDER BY slot_at, chat_id LIMIT ?",
+            f"SELECT {_PUSH_COLUMNS} FROM daily_pushes WHERE status = 'pending' "
+            "ORDER BY slot_at, chat_id LIMIT ?",
             (limit,),
         )
-        return [
-            Push(r[0], date.fromisoformat(r[1]), from_ms(r[2]), r[3], r[4], r[5], r[6])
-            for r in rows
-        ]
+        return [_push(row) for row in rows]
 
     async def attach_ask(self, push: Push, ask_id: int) -> None:
         async with self.db.autocommit() as conn:
@@ -168,10 +165,7 @@ class DailyRepository:
 
     async def push_for(self, chat_id: int, local_day: date) -> Push | None:
         row = await self.db.fetch_one(
-            "SELECT chat_id, local_day, slot_at, status, ask_id, message_id, attempts "
-            "FROM daily_pushes WHERE chat_id = ? AND local_day = ?",
+            f"SELECT {_PUSH_COLUMNS} FROM daily_pushes WHERE chat_id = ? AND local_day = ?",
             (chat_id, local_day.isoformat()),
         )
-        if row is None:
-            return None
-        return Push(row[0], date.fromisoformat(row[1]), from_ms(row[2]), *row[3:])
+        return None if row is None else _push(row)
