@@ -15,6 +15,11 @@ def letter(position: int) -> str:
     return LETTERS[position]
 
 
+def full_name(first_name: str, last_name: str | None) -> str:
+    """How a user is named in texts: first and last name, as Telegram shows them."""
+    return f"{first_name} {last_name}" if last_name else first_name
+
+
 class ChatKind(StrEnum):
     PRIVATE = "private"
     GROUP = "group"
@@ -46,7 +51,7 @@ class Player:
 
     @property
     def display_name(self) -> str:
-        return f"{self.first_name} {self.last_name}" if self.last_name else self.first_name
+        return full_name(self.first_name, self.last_name)
 
 
 @dataclass(frozen=True)

@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
+from bot.core.domain import full_name
+
 
 @dataclass(frozen=True)
 class LeaderboardEntry:
@@ -25,7 +27,7 @@ class LeaderboardEntry:
 
     @property
     def display_name(self) -> str:
-        return f"{self.first_name} {self.last_name}" if self.last_name else self.first_name
+        return full_name(self.first_name, self.last_name)
 
 
 @dataclass(frozen=True)
