@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from datetime import time, timedelta
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from bot.core.domain import ChatKind, ChatRef
+from bot.core.model import ChatKind, ChatRef
 from bot.core.schedule import Slot, latest_slot, next_slot
 from bot.core.service import NewAsk, QuizService
 from storage.daily import DailyRepository, Push, Schedule, SlotDecision

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from bot.core.domain import full_name
+from bot.core.model import full_name
 
 
 @dataclass(frozen=True)

@@ -2,33 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
-from enum import StrEnum
 from zoneinfo import ZoneInfo
 
-EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
-
-
-class PeriodKind(StrEnum):
-    WEEK = "week"
-    MONTH = "month"
-    ALL = "all"
-
-
-@dataclass(frozen=True)
-class PeriodKeys:
-    """The starts (aware, UTC) of the week and the month an answer falls in."""
-
-    week_start: datetime
-    month_start: datetime
-
-    def start(self, kind: PeriodKind) -> datetime:
-        if kind is PeriodKind.WEEK:
-            return self.week_start
-        if kind is PeriodKind.MONTH:
-            return self.month_start
-        return EPOCH
+from bot.core.model import EPOCH, PeriodKeys, PeriodKind
 
 
 def local_midnight(day: date, zone: ZoneInfo) -> datetime:

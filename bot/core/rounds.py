@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import timedelta
 
-from bot.core.domain import Ask, ChatRef
+from bot.core.model import Ask, ChatRef
 from bot.core.service import NewAsk, QuizService
 from content.models import Question
 from storage.rounds import Round, RoundRepository, RoundScore

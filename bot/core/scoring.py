@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.core.domain import Answer, Ask
+from bot.core.model import Answer, Ask
 from content.models import Question
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from random import Random
 
-from bot.core.domain import PassState
+from bot.core.model import PassState
 from content.models import Deck, Question
 
 

@@ -9,7 +9,7 @@ from random import Random
 from zoneinfo import ZoneInfo
 
 from bot.core.clock import Clock
-from bot.core.domain import Ask, ChatRef, Player, Tally, UserStats
+from bot.core.model import Ask, ChatRef, Player, Tally, UserStats
 from bot.core.leaderboard import Leaderboard, PlayerSummary
 from bot.core.periods import PeriodKind, period_keys, period_start
 from bot.core.scoring import AlreadyAnswered, AnswerResult, Invalid, Recorded, TooLate, is_correct
