@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from bot.core.model import full_name
+from bot.core.model import BoardRow, full_name
 
 
 @dataclass(frozen=True)
@@ -78,3 +78,28 @@ def competition_ranks(ordered: list[Standing]) -> list[int]:
         tied = index > 0 and standing.ties(ordered[index - 1])
         ranks.append(ranks[-1] if tied else index + 1)
     return ranks
+
+
+def standing_of(row: BoardRow) -> Standing:
+    reached = None if row.reached_at is None else int(row.reached_at.timestamp() * 1000)
+    return Standing(row.correct, row.answered, reached)
+
+
+def entry(rank: int, row: BoardRow) -> LeaderboardEntry:
+    player = row.player
+    return LeaderboardEntry(
+        rank=rank,
+        user_id=player.id,
+        first_name=player.first_name,
+        last_name=player.last_name,
+        username=player.username,
+        correct=row.correct,
+        answered=row.answered,
+        reached_at=row.reached_at,
+    )
+
+
+def ranked(rows: list[BoardRow]) -> list[LeaderboardEntry]:
+    """Entries with competition ranks for rows already sorted best first."""
+    ranks = competition_ranks([standing_of(row) for row in rows])
+    return [entry(rank, row) for rank, row in zip(ranks, rows, strict=True)]

@@ -168,6 +168,7 @@ class Round:
     size: int
     started_at: datetime
     ended_at: datetime | None
+    end_reason: RoundEnd | None = None
 
     @property
     def is_running(self) -> bool:

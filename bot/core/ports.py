@@ -64,6 +64,10 @@ class Writes(Protocol):
         """End a running round; False when it had ended already."""
         ...
 
+    async def round_asked(self, round_id: int) -> int:
+        """How many questions the round has asked, read inside the transaction."""
+        ...
+
     async def enqueue(self, effect: NewEffect, now: datetime) -> None:
         """Record a message the bot owes, to be sent by a worker after the commit."""
         ...

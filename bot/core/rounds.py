@@ -2,22 +2,61 @@
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import timedelta
 
-from bot.core.model import Ask, ChatRef
-from bot.core.service import NewAsk, QuizService
+from bot.core.catalog import Catalog
+from bot.core.chats import ChatService
+from bot.core.clock import Clock
+from bot.core.model import (
+    AskDraft,
+    AskOrigin,
+    ChatRef,
+    EffectKind,
+    NewEffect,
+    Round,
+    RoundEnd,
+    RoundScore,
+)
+from bot.core.ports import AskStore, RoundStore, Store, Writes
+from bot.core.quiz import Asking, Queued
 from content.models import Question
-from storage.rounds import Round, RoundRepository, RoundScore
 
 MAX_ROUND = 20
+SCOREBOARD_SIZE = 10
+
+
+@dataclass(frozen=True)
+class RoundRunning:
+    """The chat has a round running already (one at a time)."""
+
+
+@dataclass(frozen=True)
+class RoundOver:
+    """A `Next ▶` for a round that ended or has moved on (a repeated press)."""
+
+
+@dataclass(frozen=True)
+class NoRound:
+    pass
+
+
+@dataclass(frozen=True)
+class NotAllowed:
+    """Only the member who started the round or an admin may stop it."""
+
+
+@dataclass(frozen=True)
+class Stopped:
+    round: Round
 
 
 @dataclass(frozen=True)
 class RoundSummary:
     round: Round
     stopped: bool
-    # Private rounds: each question with the player's result (None: not answered).
+    # Private rounds: each question with the starter's result (None: not answered).
     results: list[tuple[Question, bool | None]]
     # Group rounds: the round's leaderboard.
     scores: list[RoundScore]
@@ -28,66 +67,151 @@ class RoundSummary:
         return sum(1 for _, ok in self.results if ok)
 
 
+@dataclass(frozen=True)
+class NextQuestion:
+    draft: AskDraft
+
+
+@dataclass(frozen=True)
+class Finish:
+    round: Round
+
+
+RoundStep = NextQuestion | Finish
+
+
 class RoundService:
-    def __init__(self, quiz: QuizService) -> None:
-        self.quiz = quiz
-        self.rounds = RoundRepository(quiz.repo.db)
+    def __init__(
+        self,
+        store: Store,
+        rounds: RoundStore,
+        asks: AskStore,
+        asking: Asking,
+        chats: ChatService,
+        catalog: Catalog,
+        clock: Clock,
+    ) -> None:
+        self._store = store
+        self._rounds = rounds
+        self._asks = asks
+        self._asking = asking
+        self._chats = chats
+        self._catalog = catalog
+        self._clock = clock
 
     async def start(
         self, chat: ChatRef, thread_id: int | None, user_id: int, size: int
-    ) -> NewAsk | None:
-        """The round's first question, or None when the chat has a round running."""
-        await self.quiz.repo.upsert_chat(chat, self.quiz.clock.now())
-        started = await self.rounds.start(chat.id, thread_id, user_id, size, self.quiz.clock.now())
-        if started is None:
+    ) -> Queued | RoundRunning:
+        """Start a round and owe its first question. A round never outgrows the deck, so it
+        never asks a question twice."""
+        deck = await self._chats.deck_for(chat.id)
+        size = max(1, min(size, MAX_ROUND, len(deck.questions)))
+        now = self._clock.now()
+        async with self._store.transaction() as tx:
+            await tx.upsert_chat(chat, now)
+            started = await tx.start_round(chat.id, thread_id, user_id, size, now)
+            if started is None:
+                return RoundRunning()
+            draft = await self._asking.draft(
+                chat, thread_id, origin=AskOrigin.ROUND, round_id=started.id
+            )
+            ask = await self._asking.post(tx, draft)
+        return Queued(ask)
+
+    async def next(
+        self, chat: ChatRef, round_id: int, asked: int, button_message_id: int | None
+    ) -> Queued | RoundOver:
+        """`Next ▶` in a private round shown after `asked` questions."""
+        step = await self.plan(round_id)
+        current = await self._rounds.get_round(round_id)
+        if not isinstance(step, NextQuestion) or current is None or current.chat_id != chat.id:
+            return RoundOver()
+        now = self._clock.now()
+        async with self._store.transaction() as tx:
+            if await tx.round_asked(round_id) != asked:
+                return RoundOver()
+            ask = await self._asking.post(tx, step.draft)
+            if button_message_id is not None:
+                unbutton = NewEffect(
+                    chat.id,
+                    EffectKind.UNBUTTON,
+                    thread_id=ask.thread_id,
+                    message_id=button_message_id,
+                )
+                await tx.enqueue(unbutton, now)
+        return Queued(ask)
+
+    async def plan(self, round_id: int) -> RoundStep | None:
+        """What a running round does next: ask another question or finish."""
+        current = await self._rounds.get_round(round_id)
+        if current is None or not current.is_running:
             return None
-        return await self.quiz.new_ask(chat, thread_id, round_id=started.id)
+        asked = await self._asks.round_asks(round_id)
+        chat = await self._chats.ref(current.chat_id)
+        if len(asked) >= current.size or chat is None:
+            return Finish(current)
+        draft = await self._asking.draft(
+            chat,
+            current.thread_id,
+            origin=AskOrigin.ROUND,
+            round_id=current.id,
+            avoid=frozenset(ask.question_id for ask in asked),
+        )
+        return NextQuestion(draft)
+
+    async def apply(self, tx: Writes, step: RoundStep) -> None:
+        if isinstance(step, NextQuestion):
+            await self._asking.post(tx, step.draft)
+            return
+        await self.finish(tx, step.round, RoundEnd.FINISHED)
+
+    async def finish(self, tx: Writes, current: Round, reason: RoundEnd) -> None:
+        now = self._clock.now()
+        if await tx.end_round(current.id, reason, now):
+            summary = NewEffect(
+                current.chat_id,
+                EffectKind.SUMMARY,
+                thread_id=current.thread_id,
+                round_id=current.id,
+            )
+            await tx.enqueue(summary, now)
+
+    async def stop(
+        self, chat_id: int, user_id: int, may_override: Callable[[], Awaitable[bool]]
+    ) -> Stopped | NoRound | NotAllowed:
+        """`/stop`: end the running round, reveal its open question and owe the summary."""
+        running = await self._rounds.running_round(chat_id)
+        if running is None:
+            return NoRound()
+        if running.started_by != user_id and not await may_override():
+            return NotAllowed()
+        open_asks = [ask for ask in await self._asks.round_asks(running.id) if not ask.is_closed]
+        now = self._clock.now()
+        async with self._store.transaction() as tx:
+            for ask in open_asks:
+                if await tx.close_ask(ask.id, now) and ask.closes_at is not None:
+                    reveal = NewEffect(
+                        ask.chat_id, EffectKind.REVEAL, thread_id=ask.thread_id, ask_id=ask.id
+                    )
+                    await tx.enqueue(reveal, now)
+            await self.finish(tx, running, RoundEnd.STOPPED)
+        return Stopped(running)
 
     async def running(self, chat_id: int) -> Round | None:
-        return await self.rounds.running(chat_id)
+        return await self._rounds.running_round(chat_id)
 
-    async def progress(self, round_id: int) -> tuple[Round, int] | None:
-        """A running round and how many questions it has asked."""
-        found = await self.rounds.get(round_id)
-        if found is None or found.ended_at is not None:
-            return None
-        return found, await self.rounds.asked(round_id)
-
-    async def advance(
-        self, chat: ChatRef, round_id: int, asked: int
-    ) -> NewAsk | RoundSummary | None:
-        """The next question of a round that has asked `asked` so far, or its summary after
-        the last; None when the round is over or already past that point (a repeated press)."""
-        state = await self.progress(round_id)
-        if state is None or state[0].chat_id != chat.id or state[1] != asked:
-            return None
-        current, count = state
-        if count >= current.size:
-            return await self.finish(current, stopped=False)
-        return await self.quiz.new_ask(chat, current.thread_id, round_id=current.id)
-
-    async def after_close(self, ask: Ask, chat: ChatRef) -> NewAsk | RoundSummary | None:
-        """What follows a closed group question of a round: the next one or the summary."""
-        if ask.round_id is None:
-            return None
-        state = await self.progress(ask.round_id)
-        if state is None:
-            return None
-        return await self.advance(chat, ask.round_id, state[1])
-
-    async def finish(self, current: Round, *, stopped: bool) -> RoundSummary | None:
-        """End the round (once) and summarise it; None when it had ended already."""
-        now = self.quiz.clock.now()
-        if not await self.rounds.end(current.id, "stopped" if stopped else "finished", now):
+    async def summary(self, round_id: int) -> RoundSummary | None:
+        """How a round went, for its summary message."""
+        current = await self._rounds.get_round(round_id)
+        if current is None:
             return None
         results: list[tuple[Question, bool | None]] = []
-        for item in await self.rounds.questions(current.id, current.started_by):
-            question = self.quiz.question_of_id(item.deck_id, item.question_id)
+        for item in await self._rounds.round_questions(round_id, current.started_by):
+            question = self._catalog.question(item.deck_id, item.question_id)
             if question is not None:
                 results.append((question, item.correct))
-        scores = await self.rounds.scores(current.id)
-        last = await self.rounds.last_answer_at(current.id) or now
-        return RoundSummary(current, stopped, results, scores, last - current.started_at)
-
-    async def open_asks(self, round_id: int) -> list[Ask]:
-        return [ask for ask in await self.quiz.repo.round_asks(round_id) if not ask.is_closed]
+        scores = await self._rounds.round_scores(round_id, SCOREBOARD_SIZE)
+        last = await self._rounds.round_last_answer_at(round_id)
+        end = last or current.ended_at or self._clock.now()
+        stopped = current.end_reason is RoundEnd.STOPPED
+        return RoundSummary(current, stopped, results, scores, end - current.started_at)
