@@ -22,6 +22,7 @@ lint: $(BIN)/.installed-dev
 	$(BIN)/ruff check bot content storage tests benchmarks
 	$(BIN)/ruff format --check bot content storage tests benchmarks
 	$(BIN)/mypy bot content storage
+	$(BIN)/lint-imports
 
 test: lint
 	$(BIN)/pytest

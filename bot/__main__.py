@@ -15,7 +15,6 @@ from telegram.error import InvalidToken, NetworkError
 from bot.config import TOKEN_HELP, Settings, describe_settings_error
 from content.importer import PracticeTestFormatError, parse_practice_test, to_yaml
 from content.loader import DEFAULT_CONTENT_DIR, DeckError, check_decks
-from storage.db import SchemaTooNewError
 
 
 class RedactSecret(logging.Filter):
@@ -60,6 +59,8 @@ def run() -> int:
         print(f"quizbot: {TOKEN_HELP}", file=sys.stderr)
         return 2
     _configure_logging(settings.log_level, settings.telegram_bot_token.get_secret_value())
+    from bot.app import SchemaTooNewError
+
     try:
         asyncio.run(_serve(settings))
     except DeckError as error:

@@ -1,34 +1,51 @@
-"""App wiring: load decks, open the database, build the PTB Application, run until stopped."""
+"""The composition root: the one module that builds storage, the quiz core and the Telegram
+edge together, and runs them until stopped."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import os
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from contextlib import AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass
 from datetime import timedelta
+from random import Random
+from typing import Any
 from zoneinfo import ZoneInfo
 
-from telegram import LinkPreviewOptions, Update
+from telegram import LinkPreviewOptions
 from telegram.constants import ParseMode
-from telegram.ext import Application, CallbackContext, Defaults
+from telegram.ext import Application, Defaults
 
 from bot import render
 from bot.config import Settings
+from bot.core.boards import BoardService
+from bot.core.catalog import Catalog
+from bot.core.chats import ChatService
 from bot.core.clock import Clock, SystemClock
+from bot.core.closing import Closer
 from bot.core.daily import DailyService
+from bot.core.delivery import Delivery
+from bot.core.quiz import Asking, QuizConfig, QuizService
 from bot.core.rounds import RoundService
-from bot.core.service import QuizConfig, QuizService
-from bot.daily_sender import DailySender
-from bot.handlers import register_handlers
+from bot.handlers import Handlers, register_handlers
+from bot.handlers.answers import AnswerHandlers
+from bot.handlers.chat_events import ChatEventHandlers
+from bot.handlers.commands import CommandHandlers
+from bot.handlers.settings import SettingsHandlers
+from bot.handlers.throttle import CommandThrottle
 from bot.http import AiohttpRequest
-from bot.jobs import TICK_SECONDS, Ticker
-from bot.live_count import LiveCounts
-from bot.posting import Poster
 from bot.ratelimit import SlidingWindowRateLimiter
+from bot.runners.polling import polling
+from bot.workers.daily_sender import DailySender
+from bot.workers.live_count import LiveCounts
+from bot.workers.sender import Sender
+from bot.workers.ticker import Ticker
 from content.loader import load_decks
-from storage.db import Database
+from storage.sqlite import SchemaTooNewError, SqliteStore
+
+__all__ = ["RunningBot", "SchemaTooNewError", "run_until", "running_bot"]
 
 log = logging.getLogger(__name__)
 
@@ -36,37 +53,30 @@ log = logging.getLogger(__name__)
 # sized to match so that answers do not queue for a connection.
 CONCURRENT_UPDATES = 128
 HTTP_POOL_SIZE = 64
-# A short pause between long polls lets a burst of presses arrive as one batch of updates
-# instead of one getUpdates round trip each; it adds at most this much to an answer.
-POLL_INTERVAL_SECONDS = 0.05
+
+App = Application[Any, Any, Any, Any, Any, Any]
 
 
 @dataclass(frozen=True)
-class Services:
-    """What the handlers need, built once at start."""
+class RunningBot:
+    """A started bot, for `python -m bot`, the tests and the benchmarks."""
 
-    db: Database
-    quiz: QuizService
-
-
-@asynccontextmanager
-async def open_services(settings: Settings, clock: Clock) -> AsyncIterator[Services]:
-    decks = load_decks(settings.content_dir)
-    db = await Database.open(settings.database)
-    try:
-        config = QuizConfig(
-            default_zone=ZoneInfo(settings.timezone),
-            group_open=timedelta(seconds=settings.quiz_open_seconds),
-            round_open=timedelta(seconds=settings.round_open_seconds),
-        )
-        yield Services(db=db, quiz=QuizService(db, decks, clock, config=config))
-    finally:
-        await db.close()
+    app: App
+    store: SqliteStore
+    sender: Sender
+    ticker: Ticker
+    daily_sender: DailySender
 
 
-def build_application(settings: Settings, services: Services) -> Application:  # type: ignore[type-arg]
+def build_application(settings: Settings) -> tuple[App, list[AiohttpRequest]]:
     if settings.telegram_bot_token is None:
         raise ValueError("TELEGRAM_BOT_TOKEN is not set")
+    # PTB 22 warns on every RetryAfter unless durations are timedeltas; it reads this per call.
+    os.environ.setdefault("PTB_TIMEDELTA", "1")
+    requests = [
+        AiohttpRequest(connection_pool_size=HTTP_POOL_SIZE),
+        AiohttpRequest(connection_pool_size=1),
+    ]
     app = (
         Application.builder()
         .token(settings.telegram_bot_token.get_secret_value())
@@ -78,70 +88,102 @@ def build_application(settings: Settings, services: Services) -> Application:  #
                 link_preview_options=LinkPreviewOptions(is_disabled=True),
             )
         )
-        .request(AiohttpRequest(connection_pool_size=HTTP_POOL_SIZE))
-        .get_updates_request(AiohttpRequest(connection_pool_size=1))
+        .request(requests[0])
+        .get_updates_request(requests[1])
         .concurrent_updates(CONCURRENT_UPDATES)
         .rate_limiter(SlidingWindowRateLimiter(scale=settings.rate_limit_scale))
         .build()
     )
-    return app
+    return app, requests
 
 
-@dataclass(frozen=True)
-class RunningBot:
-    app: Application  # type: ignore[type-arg]
-    services: Services
-    ticker: Ticker
-    sender: DailySender
+@asynccontextmanager
+async def initialized(app: App, requests: list[AiohttpRequest]) -> AsyncIterator[None]:
+    """`async with app`, but the HTTP sessions are closed even when start-up fails (PTB skips
+    its shutdown when initialize() raised, e.g. with no network)."""
+    try:
+        await app.initialize()
+    except BaseException:
+        for request in requests:
+            await request.shutdown()
+        raise
+    try:
+        yield
+    finally:
+        await app.shutdown()
 
 
 @asynccontextmanager
 async def running_bot(
-    settings: Settings, *, clock: Clock | None = None, poll_timeout: int = 30
+    settings: Settings,
+    *,
+    clock: Clock | None = None,
+    poll_timeout: int = 30,
+    rng: Random | None = None,
 ) -> AsyncIterator[RunningBot]:
     """The bot started and polling; leaving the block stops it cleanly, in reverse order."""
-    async with open_services(settings, clock or SystemClock()) as services:
-        app = build_application(settings, services)
-        rounds = RoundService(services.quiz)
-        live = LiveCounts(services.quiz, app.bot)
-        poster = Poster(services.quiz, rounds, app.bot)
-        ticker = Ticker(services.quiz, app.bot, live)
-        ticker.on_closed = poster.after_close
+    clock = clock or SystemClock()
+    catalog = Catalog(load_decks(settings.content_dir))
+    async with AsyncExitStack() as stack:
+        store = await SqliteStore.open(settings.database)
+        stack.push_async_callback(store.close)
+        chats = ChatService(store, store, catalog, clock, ZoneInfo(settings.timezone))
+        config = QuizConfig(
+            group_open=timedelta(seconds=settings.quiz_open_seconds),
+            round_open=timedelta(seconds=settings.round_open_seconds),
+        )
+        asking = Asking(store, chats, catalog, clock, config, rng or Random())
+        quiz = QuizService(store, store, store, asking, chats, catalog, clock)
+        rounds = RoundService(store, store, store, asking, chats, catalog, clock)
         daily = DailyService(
-            services.quiz,
+            store,
+            chats,
+            asking,
+            catalog,
+            clock,
             open_for=timedelta(hours=settings.daily_open_hours),
             grace=timedelta(hours=settings.daily_grace_hours),
         )
-        sender = DailySender(daily, poster, app.bot)
-        register_handlers(app, services.quiz, rounds, live, poster, ticker, daily)
-        async with app:
-            # Questions that fell due while the bot was down close before anything else.
-            await ticker.tick()
-            await app.bot.set_my_commands(render.bot_commands())
-            assert app.updater is not None
-            await app.updater.start_polling(
-                timeout=poll_timeout,
-                poll_interval=POLL_INTERVAL_SECONDS,
-                allowed_updates=Update.ALL_TYPES,
-            )
-            await app.start()
-            assert app.job_queue is not None
-            app.job_queue.run_repeating(_tick, TICK_SECONDS, data=ticker, name="ticker")
-            sender.start()
-            log.info("quizbot is running as @%s", app.bot.username)
-            try:
-                yield RunningBot(app, services, ticker, sender)
-            finally:
-                log.info("stopping")
-                await sender.stop()
-                await app.updater.stop()
-                await app.stop()
+        delivery = Delivery(store, store, store, store, rounds, chats, catalog, clock)
+        app, requests = build_application(settings)
 
+        def seconds() -> float:
+            return clock.now().timestamp()
 
-async def _tick(context: CallbackContext) -> None:  # type: ignore[type-arg]
-    ticker = context.job.data if context.job else None
-    assert isinstance(ticker, Ticker)
-    await ticker.tick()
+        live = LiveCounts(delivery.live_view, app.bot, seconds)
+        sender = Sender(delivery, app.bot, live)
+        ticker = Ticker(Closer(store, store, rounds, chats, clock), sender)
+        daily_sender = DailySender(daily, app.bot)
+        throttle = CommandThrottle(clock=seconds)
+        handlers = Handlers(
+            commands=CommandHandlers(
+                quiz,
+                rounds,
+                BoardService(store, store, chats, clock),
+                chats,
+                daily,
+                sender,
+                throttle,
+            ),
+            settings=SettingsHandlers(daily, chats, catalog, throttle),
+            answers=AnswerHandlers(quiz, rounds, sender, live),
+            events=ChatEventHandlers(chats, sender),
+        )
+        register_handlers(app, handlers)
+        await stack.enter_async_context(initialized(app, requests))
+        # Questions that fell due while the bot was down close before anything else.
+        await ticker.tick()
+        await app.bot.set_my_commands(render.bot_commands())
+        await stack.enter_async_context(polling(app, poll_timeout=poll_timeout))
+        stack.push_async_callback(sender.stop)
+        assert app.job_queue is not None
+        ticker.start(app.job_queue)
+        stack.push_async_callback(ticker.stop)
+        daily_sender.start()
+        stack.push_async_callback(daily_sender.stop)
+        log.info("quizbot is running as @%s", app.bot.username)
+        yield RunningBot(app, store, sender, ticker, daily_sender)
+        log.info("stopping")
 
 
 async def run_until(settings: Settings, stop: asyncio.Event) -> None:

@@ -1,34 +1,44 @@
-"""Keeps Bot API calls within Telegram's flood limits: sliding windows, interactive before bulk.
+"""Keeps Bot API calls within Telegram's flood limits: sliding windows, three priority classes.
 
 A counted request is admitted when the overall window and its chat's window(s) each hold fewer
 than their limit, and then holds a slot in all of them until ``period`` after its *response*.
 Telegram counts it on arrival, between our send and our response, so no server-side window can
-hold more than the limit whatever the latency. ``rate_limit_args={"bulk": True}`` marks bulk.
+hold more than the limit whatever the latency.
+
+``rate_limit_args`` picks the class: interactive (the default) goes first; ``{"bulk": True}``
+waits while any interactive request can use the slot, and during a 429 pause; and
+``{"droppable": True}`` (cosmetic edits, such as live answer counts) never waits: it is sent at
+once if there is headroom, else not at all and :class:`RequestDropped` is raised.
 """
 
 from __future__ import annotations
 
 import asyncio
+import functools
 import heapq
 import itertools
+import math
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable, Coroutine
-from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
 
-from telegram.error import RetryAfter
+from telegram.error import RetryAfter, TelegramError
 from telegram.ext import BaseRateLimiter
 
-__all__ = ["RateLimitArgs", "SlidingWindowRateLimiter", "counts_against_limits"]
+__all__ = ["RateLimitArgs", "RequestDropped", "SlidingWindowRateLimiter", "counts_against_limits"]
 
 RateLimitArgs = dict[str, Any]
 JSONDict = dict[str, Any]
 ChatKey = int | str | None
 _INTERACTIVE, _BULK = 0, 1
 _MIN_SWEEP = 1024  # chats kept before idle ones are swept by count
-_MAX_IDLE_WAIT = 0.05  # seconds the dispatcher sleeps at most between checks
+_SAFETY_WAKE = 1.0  # seconds the dispatcher sleeps at most; correctness never relies on it
+
+
+class RequestDropped(TelegramError):  # noqa: N818 (named like RetryAfter, Forbidden)
+    """A droppable request found no headroom (or met a 429): it was not sent and never will be."""
 
 
 def counts_against_limits(endpoint: str) -> bool:
@@ -38,35 +48,64 @@ def counts_against_limits(endpoint: str) -> bool:
     )
 
 
-@dataclass(eq=False)
 class _Window:
-    limit: int
-    period: float
-    inflight: int = 0
-    done: deque[float] = field(default_factory=deque)  # response times, oldest first
+    __slots__ = ("done", "inflight", "limit", "period", "reserve")
+
+    def __init__(self, limit: int, period: float, reserve: int = 0) -> None:
+        self.limit, self.period = limit, period
+        self.reserve = reserve  # slots a droppable request must leave free
+        self.inflight = 0
+        self.done: deque[float] = deque()  # response times, oldest first
+
+    def used(self, now: float) -> int:
+        done, period = self.done, self.period
+        while done and done[0] + period <= now:
+            done.popleft()
+        return self.inflight + len(done)
 
     def free_at(self, now: float) -> float | None:
         """When a slot is free: ``now`` if one is, None while in-flight requests fill it."""
-        while self.done and self.done[0] + self.period <= now:
-            self.done.popleft()
-        if self.inflight + len(self.done) < self.limit:
+        if self.used(now) < self.limit:
             return now
         return self.done[0] + self.period if self.done else None
 
-    def idle(self, now: float) -> bool:
-        return self.inflight == 0 and (not self.done or self.done[-1] + self.period <= now)
+
+def _resolve(future: asyncio.Future[None], _: object = None) -> None:
+    if not future.done():
+        future.set_result(None)
 
 
-@dataclass(eq=False)
+def _fits(windows: tuple[_Window, ...], now: float) -> bool:
+    for window in windows:
+        if window.used(now) >= window.limit:
+            return False
+    return True
+
+
 class _Chat:
-    windows: tuple[_Window, ...]
-    # Waiters by class (interactive, bulk), each FIFO; cancelled ones are skipped lazily.
-    waiting: tuple[deque[asyncio.Future[None]], ...] = field(
-        default_factory=lambda: (deque(), deque())
+    __slots__ = (
+        "all",
+        "busy_until",
+        "inflight",
+        "paused_until",
+        "queued",
+        "span",
+        "timer",
+        "waiting",
+        "windows",
     )
-    queued: list[bool] = field(default_factory=lambda: [False, False])  # in a ready queue
-    timer: bool = False  # a wake-up for this chat is in the timer heap
-    paused_until: float = 0.0
+
+    def __init__(self, windows: tuple[_Window, ...], overall: _Window) -> None:
+        self.windows = windows
+        self.all = (overall, *windows)  # every window a request to this chat takes a slot in
+        self.span = max([w.period for w in windows], default=0.0)
+        # Waiters by class (interactive, bulk), each FIFO; cancelled ones are skipped lazily.
+        self.waiting: tuple[deque[asyncio.Future[None]], ...] = (deque(), deque())
+        self.queued = [False, False]  # in the ready queue of that class
+        self.timer = False  # a wake-up for this chat is in the timer heap
+        self.inflight = 0
+        self.paused_until = 0.0
+        self.busy_until = 0.0  # until then a window or a pause still remembers this chat
 
     def has(self, cls: int) -> bool:
         queue = self.waiting[cls]
@@ -75,9 +114,7 @@ class _Chat:
         return bool(queue)
 
     def idle(self, now: float) -> bool:
-        return not (self.has(_INTERACTIVE) or self.has(_BULK)) and (
-            self.paused_until <= now and all(w.idle(now) for w in self.windows)
-        )
+        return not self.inflight and self.busy_until <= now and not (self.has(0) or self.has(1))
 
 
 def _chat_key(chat_id: object) -> ChatKey:
@@ -88,6 +125,18 @@ def _chat_key(chat_id: object) -> ChatKey:
 
 class SlidingWindowRateLimiter(BaseRateLimiter[RateLimitArgs]):
     """Overall, per-private-chat and per-group sliding windows; retries 429s.
+
+    A private chat may burst: ``private_burst`` requests per ``private_burst /
+    private_per_second`` seconds (3 per 3 s by default), so an answer's reveal and the next
+    question go at once after a quiet spell, while the average stays at 1/s and no 3 s span
+    ever holds more than 3. A sliding window rather than a token bucket (capacity 3, 1/s):
+    holding each slot until a period after the response keeps the server's window within
+    the limit whatever the latency, which a bucket cannot promise without knowing when the
+    server counted each request; and the fake Bot API models it the same way.
+
+    A droppable request never takes a group's last ``droppable_reserve`` slots (5 of 20 by
+    default, so questions and reveals always find room), needs a free private-chat and overall
+    slot, and is dropped while anything waits ahead of it or a 429 pause holds bulk traffic.
 
     ``scale`` multiplies every rate by shortening the windows (as ``RateLimits.factor`` in the
     fake does); ``margin`` lengthens each window by that fraction. Slots are counted from the
@@ -101,17 +150,21 @@ class SlidingWindowRateLimiter(BaseRateLimiter[RateLimitArgs]):
         overall_per_second: int = 30,
         private_per_second: int = 1,
         group_per_minute: int = 20,
+        private_burst: int = 3,
+        droppable_reserve: int = 5,
         scale: float = 1.0,
         margin: float = 0.001,
         max_retries: int = 5,
         clock: Callable[[], float] = time.monotonic,
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
     ) -> None:
-        if scale <= 0 or margin < 0 or max_retries < 0:
-            raise ValueError("scale must be > 0, margin and max_retries >= 0")
+        if scale <= 0 or margin < 0 or max_retries < 0 or droppable_reserve < 0:
+            raise ValueError("scale must be > 0; margin, max_retries, droppable_reserve >= 0")
+        if private_per_second <= 0 or private_burst < 1:
+            raise ValueError("private_per_second must be > 0 and private_burst >= 1")
         stretch = (1.0 + margin) / scale
-        self._private = (private_per_second, stretch)
-        self._group = (group_per_minute, 60.0 * stretch)
+        self._private = (private_burst, private_burst / private_per_second * stretch)
+        self._group = (group_per_minute, 60.0 * stretch, droppable_reserve)
         self._overall = _Window(overall_per_second, stretch)
         self._max_retries, self._clock, self._sleep = max_retries, clock, sleep
         self._chats: dict[ChatKey, _Chat] = {}
@@ -121,7 +174,8 @@ class SlidingWindowRateLimiter(BaseRateLimiter[RateLimitArgs]):
         self._seq = itertools.count()
         self._pending = 0  # waiters not yet admitted or cancelled
         self._bulk_paused_until = 0.0
-        self._wake: asyncio.Event | None = None
+        self._alarm = math.inf  # when the dispatcher wakes unless woken earlier
+        self._wake: asyncio.Future[None] | None = None
         self._dispatcher: asyncio.Task[None] | None = None
 
     async def initialize(self) -> None:
@@ -144,8 +198,17 @@ class SlidingWindowRateLimiter(BaseRateLimiter[RateLimitArgs]):
     ) -> bool | JSONDict | list[JSONDict]:
         if not counts_against_limits(endpoint):
             return await callback(*args, **kwargs)
-        cls = _BULK if rate_limit_args and rate_limit_args.get("bulk") else _INTERACTIVE
         key = _chat_key(data.get("chat_id"))
+        if rate_limit_args and rate_limit_args.get("droppable"):
+            chat = self._take_or_drop(key)
+            try:
+                return await callback(*args, **kwargs)
+            except RetryAfter as error:
+                self._pause(chat, error)
+                raise RequestDropped(f"Dropped after a 429: {error.message}") from error
+            finally:
+                self._release(chat)
+        cls = _BULK if rate_limit_args and rate_limit_args.get("bulk") else _INTERACTIVE
         attempt = 0
         while True:
             chat = await self._acquire(key, cls)
@@ -155,27 +218,58 @@ class SlidingWindowRateLimiter(BaseRateLimiter[RateLimitArgs]):
                 if attempt == self._max_retries:
                     raise
                 attempt += 1
-                wait = error.retry_after  # a timedelta under PTB_TIMEDELTA=1, else int seconds
-                delay = wait.total_seconds() if isinstance(wait, timedelta) else float(wait)
-                until = self._clock() + delay
-                # The chat's or the overall server window is full: hold that chat and all bulk.
-                chat.paused_until = max(chat.paused_until, until)
-                self._bulk_paused_until = max(self._bulk_paused_until, until)
+                delay = self._pause(chat, error)
             finally:
                 self._release(chat)
             await self._sleep(delay)
 
+    def _pause(self, chat: _Chat, error: RetryAfter) -> float:
+        """The chat's or the overall server window is full: hold that chat and all bulk."""
+        wait = error.retry_after  # a timedelta under PTB_TIMEDELTA=1, else int seconds
+        delay = wait.total_seconds() if isinstance(wait, timedelta) else float(wait)
+        until = self._clock() + delay
+        chat.paused_until = max(chat.paused_until, until)
+        chat.busy_until = max(chat.busy_until, until)
+        self._bulk_paused_until = max(self._bulk_paused_until, until)
+        return delay
+
     # -- admission ---------------------------------------------------------------------------
 
+    def _clear(self, chat: _Chat, now: float) -> bool:
+        """Nothing waits ahead of a new request to ``chat``: no waiter is ready or due."""
+        ready, timers = self._ready, self._timers
+        return not (
+            ready[0] or ready[1] or (timers and timers[0][0] <= now) or chat.paused_until > now
+        ) and not (chat.has(_INTERACTIVE) or chat.has(_BULK))
+
+    def _take_or_drop(self, key: ChatKey) -> _Chat:
+        now = self._clock()
+        chat = self._chat(key, now)
+        if now < self._bulk_paused_until or not self._clear(chat, now):
+            raise RequestDropped("Droppable request not sent: others wait or a 429 holds")
+        for window in chat.all:
+            if window.used(now) + window.reserve >= window.limit:
+                raise RequestDropped("Droppable request not sent: no headroom in the window")
+        self._take(chat)
+        return chat
+
     async def _acquire(self, key: ChatKey, cls: int) -> _Chat:
-        chat = self._chat(key)
+        now = self._clock()
+        chat = self._chat(key, now)
+        if (
+            (cls == _INTERACTIVE or now >= self._bulk_paused_until)
+            and self._clear(chat, now)
+            and _fits(chat.all, now)
+        ):
+            self._take(chat)  # what the pump would do at once, minus the queueing
+            return chat
         future = asyncio.get_running_loop().create_future()
         chat.waiting[cls].append(future)
         self._pending += 1
-        self._promote(chat, self._clock())
-        self._pump()
+        self._promote(chat, now)
+        self._pump(now)
         if not future.done():
-            self._kick()
+            self._arm(now)
             try:
                 await future
             except asyncio.CancelledError:
@@ -186,25 +280,32 @@ class SlidingWindowRateLimiter(BaseRateLimiter[RateLimitArgs]):
                 raise
         return chat
 
+    def _take(self, chat: _Chat) -> None:
+        for window in chat.all:
+            window.inflight += 1
+        chat.inflight += 1
+
     def _release(self, chat: _Chat) -> None:
         now = self._clock()
-        for window in (self._overall, *chat.windows):
+        for window in chat.all:
             window.inflight -= 1
             window.done.append(now)
-        self._promote(chat, now)
-        self._pump()
-        self._kick()
+        chat.inflight -= 1
+        chat.busy_until = max(chat.busy_until, now + chat.span)
+        if self._pending:
+            self._promote(chat, now)
+            self._pump(now)
+            self._arm(now)
 
-    def _chat(self, key: ChatKey) -> _Chat:
+    def _chat(self, key: ChatKey, now: float) -> _Chat:
         chat = self._chats.get(key)
         if chat is None:
-            now = self._clock()
             # Amortised O(1): memory stays within about twice the chats active in a minute.
             if len(self._chats) >= self._sweep_at or now >= self._next_sweep:
                 self._chats = {k: c for k, c in self._chats.items() if not c.idle(now)}
                 self._sweep_at = max(_MIN_SWEEP, 2 * len(self._chats))
                 self._next_sweep = now + self._group[1]
-            chat = self._chats[key] = _Chat(self._windows(key))
+            chat = self._chats[key] = _Chat(self._windows(key), self._overall)
         return chat
 
     def _windows(self, key: ChatKey) -> tuple[_Window, ...]:
@@ -212,12 +313,15 @@ class SlidingWindowRateLimiter(BaseRateLimiter[RateLimitArgs]):
             return ()
         if isinstance(key, str):  # a @username: a channel to Telegram, a user to the fake
             return _Window(*self._private), _Window(*self._group)
-        return (_Window(*(self._group if key < 0 else self._private)),)
+        return (_Window(*self._group) if key < 0 else _Window(*self._private),)
 
     def _promote(self, chat: _Chat, now: float) -> None:
         """Queue the chat for an overall slot if its own windows have room, else set a timer."""
-        has = (chat.has(_INTERACTIVE), chat.has(_BULK))
-        if not any(has):
+        if chat.has(_INTERACTIVE):
+            cls = _INTERACTIVE  # in a chat, interactive goes first
+        elif chat.has(_BULK):
+            cls = _BULK
+        else:
             return
         at = max(now, chat.paused_until)
         for window in chat.windows:
@@ -229,34 +333,26 @@ class SlidingWindowRateLimiter(BaseRateLimiter[RateLimitArgs]):
             if not chat.timer:
                 chat.timer = True
                 heapq.heappush(self._timers, (at, next(self._seq), chat))
-            return
-        cls = _INTERACTIVE if has[_INTERACTIVE] else _BULK  # in a chat, interactive goes first
-        if not chat.queued[cls]:
+        elif not chat.queued[cls]:
             chat.queued[cls] = True
             self._ready[cls].append(chat)
 
-    def _pump(self) -> None:
-        """Admit every waiter that can go now, interactive before bulk."""
-        now = self._clock()
-        while self._timers and self._timers[0][0] <= now:
-            due = heapq.heappop(self._timers)[2]
+    def _pump(self, now: float) -> None:
+        """Admit every waiter that can go at ``now``, interactive before bulk."""
+        timers, overall = self._timers, self._overall
+        while timers and timers[0][0] <= now:
+            due = heapq.heappop(timers)[2]
             due.timer = False
             self._promote(due, now)
-        while self._overall.free_at(now) == now:
-            chat = self._next_ready(_INTERACTIVE, now)
-            cls = _INTERACTIVE
+        while overall.used(now) < overall.limit:
+            chat, cls = self._next_ready(_INTERACTIVE, now), _INTERACTIVE
             if chat is None and now >= self._bulk_paused_until:
                 chat, cls = self._next_ready(_BULK, now), _BULK
             if chat is None:
                 return
-            waiter = chat.waiting[cls].popleft()
-            if waiter.done():  # cancelled while waiting; its count was taken back then
-                self._promote(chat, now)
-                continue
-            waiter.set_result(None)
+            chat.waiting[cls].popleft().set_result(None)  # live: _next_ready checked has()
             self._pending -= 1
-            for window in (self._overall, *chat.windows):
-                window.inflight += 1
+            self._take(chat)
             self._promote(chat, now)
 
     def _next_ready(self, cls: int, now: float) -> _Chat | None:
@@ -267,38 +363,49 @@ class SlidingWindowRateLimiter(BaseRateLimiter[RateLimitArgs]):
             if not chat.has(cls) or (cls == _BULK and chat.has(_INTERACTIVE)):
                 self._promote(chat, now)
                 continue
-            if chat.paused_until <= now and all(w.free_at(now) == now for w in chat.windows):
+            if chat.paused_until <= now and _fits(chat.windows, now):
                 return chat
             self._promote(chat, now)  # filled since it was queued: wait for its timer
         return None
 
     # -- the dispatcher: wakes waiters when a window frees up ----------------------------------
 
-    def _kick(self) -> None:
-        if self._wake is not None:
-            self._wake.set()
-        if self._pending and (self._dispatcher is None or self._dispatcher.done()):
-            self._wake = asyncio.Event()
-            self._dispatcher = asyncio.create_task(self._dispatch())
+    def _deadline(self, now: float) -> float:
+        """The first time after ``now`` the pump may admit someone without a release first."""
+        at = self._timers[0][0] if self._timers else math.inf
+        ready, bulk = self._ready
+        if ready or bulk:
+            free = self._overall.free_at(now)  # None: all in flight; a release re-arms
+            if free is not None:
+                at = min(at, free if ready else max(free, self._bulk_paused_until))
+        return at
+
+    def _arm(self, now: float) -> None:
+        """Start the dispatcher, or wake it if a deadline is now earlier than its alarm."""
+        if self._dispatcher is None or self._dispatcher.done():
+            if self._pending:
+                self._dispatcher = asyncio.create_task(self._dispatch())
+        elif self._wake and (not self._pending or self._deadline(now) < self._alarm):
+            _resolve(self._wake)
 
     async def _dispatch(self) -> None:
-        """Sleep until the next timer, overall slot or end of a bulk pause, or until woken."""
-        assert self._wake is not None
-        while self._pending:
-            self._wake.clear()
-            self._pump()
+        """Pump, sleep until the next deadline or until woken by ``_arm``; repeat while needed.
+
+        Each pass reads the clock once: the pump acts on every deadline at or before that
+        reading, so every deadline left is later and the sleep ends no later than the first
+        of them. ``_SAFETY_WAKE`` only bounds how long an unforeseen missed wake-up could last.
+        """
+        loop = asyncio.get_running_loop()
+        while True:
             now = self._clock()
-            deadlines = [self._timers[0][0]] if self._timers else []
-            if self._ready[_INTERACTIVE] or self._ready[_BULK]:
-                deadlines.append(self._overall.free_at(now) or now)
-                if self._ready[_BULK] and self._bulk_paused_until > now:
-                    deadlines.append(self._bulk_paused_until)
-            waits: set[asyncio.Future[Any]] = {asyncio.ensure_future(self._wake.wait())}
-            # Never wait unboundedly: a missed wake-up then costs a short delay, not a stall.
-            deadlines = [d for d in deadlines if d > now] + [now + _MAX_IDLE_WAIT]
-            waits.add(asyncio.ensure_future(self._sleep(min(deadlines) - now)))
+            self._pump(now)
+            if not self._pending:
+                return
+            self._alarm = at = self._deadline(now)
+            wake = self._wake = loop.create_future()
+            sleeper = asyncio.ensure_future(self._sleep(max(0.0, min(at - now, _SAFETY_WAKE))))
+            sleeper.add_done_callback(functools.partial(_resolve, wake))
             try:
-                await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+                await wake
             finally:
-                for waiting in waits:
-                    waiting.cancel()
+                sleeper.cancel()

@@ -7,7 +7,7 @@ from html import escape
 from telegram import BotCommand, InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.callback_data import AnswerButton
-from bot.core.domain import Ask, UserStats, letter
+from bot.core.model import Ask, UserStats, letter
 from content.models import Deck, Question
 
 COMMANDS: tuple[tuple[str, str], ...] = (
@@ -114,3 +114,23 @@ def stats_message(stats: UserStats) -> str:
         f"Correct: <b>{stats.correct}</b>\n"
         f"Accuracy: <b>{stats.accuracy:.0%}</b>"
     )
+
+
+STILL_OPEN = (
+    "❓ A question is still open here — answer that one first (it's the message I replied to)."
+)
+
+
+def notice(text: str) -> str:
+    return escape(text)
+
+
+def timezone_status(zone_key: str) -> str:
+    return (
+        f"This chat's time zone is {escape(zone_key)}.\n"
+        "Usage: /timezone Area/City, for example /timezone Europe/Berlin"
+    )
+
+
+def timezone_set(zone_key: str) -> str:
+    return f"🕓 Time zone set to {escape(zone_key)}: weeks start Monday 00:00 there."

@@ -5,7 +5,7 @@ from __future__ import annotations
 from html import escape
 
 from bot.core.leaderboard import Leaderboard, LeaderboardEntry, PlayerSummary
-from bot.core.periods import PeriodKind
+from bot.core.model import PeriodKind
 
 TITLES = {
     PeriodKind.WEEK: "this week",
@@ -13,7 +13,6 @@ TITLES = {
     PeriodKind.ALL: "all time",
 }
 MEDALS = {1: "🥇", 2: "🥈", 3: "🥉"}
-LEADERBOARD_USAGE = "Usage: /leaderboard, /leaderboard month or /leaderboard all"
 
 
 def _line(entry: LeaderboardEntry) -> str:

@@ -7,13 +7,10 @@ from html import escape
 from zoneinfo import ZoneInfo
 
 from bot.core.daily import DailyStatus
+from bot.text import echo
 from content.models import Deck
 
-DAILY_USAGE = (
-    "Usage: /daily HH:MM [Area/City] to get a question every day at that local time, "
-    "/daily off to stop, /daily to see the schedule. Example: /daily 09:00 Europe/Berlin"
-)
-DECK_USAGE = "Usage: /deck to see the decks, /deck ID to switch (admins)."
+DAILY_OFF = "The daily question is off. /daily HH:MM turns it back on."
 
 
 def _when(moment: datetime, zone: ZoneInfo) -> str:
@@ -48,3 +45,12 @@ def deck_list(current: Deck, decks: list[Deck]) -> str:
             for d in others
         ]
     return "\n".join(lines)
+
+
+def unknown_deck(deck_id: str, decks: list[Deck]) -> str:
+    known = ", ".join(d.id for d in decks)
+    return f"There is no deck “{echo(deck_id)}”. Decks: {escape(known)}."
+
+
+def deck_chosen(deck: Deck) -> str:
+    return f"📚 This chat now uses <b>{escape(deck.title)}</b>."

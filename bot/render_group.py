@@ -6,7 +6,7 @@ from datetime import datetime
 from html import escape
 from zoneinfo import ZoneInfo
 
-from bot.core.domain import Ask, Tally, letter
+from bot.core.model import Ask, Tally, letter
 from bot.render import header, option_line
 from content.models import Question
 

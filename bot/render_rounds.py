@@ -8,10 +8,9 @@ from html import escape
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.callback_data import NextButton
-from bot.core.rounds import MAX_ROUND, RoundSummary
+from bot.core.rounds import RoundSummary
 from bot.render_boards import MEDALS
 
-ROUND_USAGE = f"Usage: /quiz for one question, or /quiz N for a round of N (1–{MAX_ROUND})."
 ROUND_RUNNING = "A round is already running here. Answer along, or /stop it first."
 NO_ROUND = "No round is running here. Start one with /quiz 5."
 STOP_REFUSED = "Only the member who started this round or an admin can stop it."

@@ -16,7 +16,7 @@ from bot.core.catalog import Catalog
 from bot.core.chats import ChatService
 from bot.core.clock import Clock
 from bot.core.model import Ask, Effect, EffectKind, NewEffect, RoundEnd, Tally
-from bot.core.ports import AskStore, DailyStore, EffectStore, RoundStore, Store
+from bot.core.ports import AskStore, DailyStore, EffectStore, Store
 from bot.core.rounds import RoundService, RoundSummary
 from content.models import Question
 
@@ -83,6 +83,17 @@ class RemoveButton:
     message_id: int
 
 
+@dataclass(frozen=True)
+class LiveView:
+    """An open group question with its current count of answers."""
+
+    ask: Ask
+    question: Question
+    deck_title: str
+    zone: ZoneInfo
+    answered: int
+
+
 Outgoing = PostQuestion | ShowReveal | MarkAnswered | Explain | ShowSummary | Notice | RemoveButton
 
 
@@ -92,7 +103,6 @@ class Delivery:
         store: Store,
         effects: EffectStore,
         asks: AskStore,
-        rounds: RoundStore,
         daily: DailyStore,
         round_service: RoundService,
         chats: ChatService,
@@ -102,7 +112,6 @@ class Delivery:
         self._store = store
         self._effects = effects
         self._asks = asks
-        self._rounds = rounds
         self._daily = daily
         self._round_service = round_service
         self._chats = chats
@@ -166,6 +175,18 @@ class Delivery:
                 return None
             return MarkAnswered(effect, ask, question, title, answer.position)
         return Explain(effect, ask, question, answer.correct)
+
+    async def live_view(self, ask_id: int) -> LiveView | None:
+        """The question for a live-count edit; None once it has closed (or never posted)."""
+        ask = await self._asks.get_ask(ask_id)
+        question = None if ask is None else self._catalog.question_of(ask)
+        if ask is None or question is None or ask.message_id is None or ask.is_closed:
+            return None
+        if ask.closes_at is None or ask.closes_at <= self._clock.now():
+            return None
+        answered = await self._asks.answer_count(ask.id)
+        zone = await self._chats.zone_of(ask.chat_id)
+        return LiveView(ask, question, self._catalog.title(ask.deck_id), zone, answered)
 
     async def delivered(self, item: Outgoing, message_id: int | None = None) -> None:
         await self._effects.effect_done(item.effect, self._clock.now(), message_id)

@@ -7,8 +7,9 @@ import logging
 from telegram import ChatMember, Update
 from telegram.ext import ContextTypes
 
-from bot.core.service import QuizService
+from bot.core.chats import ChatService
 from bot.handlers.common import chat_ref
+from bot.workers.sender import Sender
 
 log = logging.getLogger(__name__)
 
@@ -16,8 +17,9 @@ GONE = {ChatMember.LEFT, ChatMember.BANNED}
 
 
 class ChatEventHandlers:
-    def __init__(self, quiz: QuizService) -> None:
-        self.service = quiz
+    def __init__(self, chats: ChatService, sender: Sender) -> None:
+        self._chats = chats
+        self._sender = sender
 
     async def membership(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         change = update.my_chat_member
@@ -25,9 +27,9 @@ class ChatEventHandlers:
             return
         if change.new_chat_member.status in GONE:
             log.info("removed from chat %s; its history is kept", change.chat.id)
-            await self.service.chat_removed(change.chat.id)
+            await self._chats.removed(change.chat.id)
         else:
-            await self.service.chat_joined(chat_ref(change.chat))
+            await self._chats.joined(chat_ref(change.chat))
 
     async def migration(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         message = update.effective_message
@@ -40,5 +42,6 @@ class ChatEventHandlers:
             old, new = message.migrate_from_chat_id, message.chat_id
         else:
             return
-        log.info("chat %s became supergroup %s; moving its data", old, new)
-        await self.service.move_chat(old, new)
+        if await self._chats.moved(old, new):
+            log.info("chat %s became supergroup %s; its data moved", old, new)
+            self._sender.kick(new)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import itertools
 from random import Random
 
-from bot.core.domain import PassState
+from bot.core.model import PassState
 from bot.core.selection import next_question, shuffled_option_order
 from content.models import Deck, Question
 

@@ -8,7 +8,7 @@ from random import Random
 
 import pytest
 
-from bot.core.domain import ChatKind, ChatRef, Player
+from bot.core.model import ChatKind, ChatRef, Player
 from bot.core.scoring import AlreadyAnswered, Invalid, Recorded, TooLate
 from bot.core.service import QuizService
 from storage.db import Database

@@ -51,8 +51,7 @@ def start_bot(settings: Settings, clock: FakeClock, fake: FakeBotApi) -> StartBo
 
     @asynccontextmanager
     async def start() -> AsyncIterator[RunningBot]:
-        async with running_bot(settings, clock=clock, poll_timeout=1) as running:
-            running.services.quiz.rng = Random(7)
+        async with running_bot(settings, clock=clock, poll_timeout=1, rng=Random(7)) as running:
             await wait_for_polling(fake)
             yield running
 

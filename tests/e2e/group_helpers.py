@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from bot.app import RunningBot
 from tests.fakes import FakeBotApi, FakeChat, FakeUser, StoredMessage
+from tests.fakes.clock import FakeClock
 
 GROUP = FakeChat.supergroup(-1001234567890, "NCA study group", forum=True)
 TOPIC = 77
+OPEN_SECONDS = 300  # the default QUIZBOT_QUIZ_OPEN_SECONDS
 MEMBERS = [FakeUser(2000 + i, f"Member{i}", username=f"member{i}") for i in range(60)]
 
 
@@ -23,10 +25,18 @@ async def group_quiz(
     return fake.message(GROUP.id, call.result["message_id"])
 
 
+async def close_open_questions(fake: FakeBotApi, running: RunningBot, clock: FakeClock) -> None:
+    """Let every open group question pass its deadline and be revealed."""
+    clock.advance(seconds=OPEN_SECONDS + 1)
+    await running.ticker.tick()
+    await running.sender.idle()
+    await fake.idle()
+
+
 async def right_and_wrong(running: RunningBot, question: StoredMessage) -> tuple[str, str, str]:
     """The right button's data, a wrong one's, and the right letter."""
     ask_id = int(question.callback_data[0].split(":")[1])
-    ask = await running.services.quiz.repo.get_ask(ask_id)
+    ask = await running.store.get_ask(ask_id)
     assert ask is not None
     right = ask.right_position
     data = list(question.callback_data)

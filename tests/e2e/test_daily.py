@@ -10,7 +10,7 @@ import pytest
 
 from bot.app import RunningBot, running_bot
 from bot.config import Settings
-from bot.core.domain import ChatKind, ChatRef
+from bot.core.model import ChatKind, ChatRef
 from tests.e2e.conftest import StartBot, wait_for_polling
 from tests.e2e.group_helpers import MEMBERS
 from tests.fakes import ApiError, FakeBotApi, FakeChat, FakeUser, RateLimits

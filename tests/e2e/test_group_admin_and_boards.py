@@ -5,7 +5,15 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 from bot.app import RunningBot
-from tests.e2e.group_helpers import GROUP, MEMBERS, TOPIC, group_quiz, press_all, right_and_wrong
+from tests.e2e.group_helpers import (
+    GROUP,
+    MEMBERS,
+    TOPIC,
+    close_open_questions,
+    group_quiz,
+    press_all,
+    right_and_wrong,
+)
 from tests.fakes import FakeBotApi, FakeChat, FakeUser
 from tests.fakes.clock import FakeClock
 
@@ -17,10 +25,13 @@ async def _command(fake: FakeBotApi, user: FakeUser, text: str, chat: FakeChat =
     return str(call.params["text"])
 
 
-async def _play(fake: FakeBotApi, bot: RunningBot, results: dict[FakeUser, bool]) -> None:
+async def _play(
+    fake: FakeBotApi, bot: RunningBot, clock: FakeClock, results: dict[FakeUser, bool]
+) -> None:
     question = await group_quiz(fake)
     right, wrong, _ = await right_and_wrong(bot, question)
     await press_all(fake, question, [(u, right if ok else wrong) for u, ok in results.items()])
+    await close_open_questions(fake, bot, clock)
 
 
 async def test_leaderboard_ranks_by_correct_then_accuracy_and_adds_own_line(
@@ -28,9 +39,9 @@ async def test_leaderboard_ranks_by_correct_then_accuracy_and_adds_own_line(
 ) -> None:
     """Top 10 by correct, then accuracy; full ties share a rank; others see their own line."""
     evil = FakeUser(3999, "<b>Eve</b>")
-    await _play(fake, bot, {m: True for m in MEMBERS[:11]} | {evil: False})
+    await _play(fake, bot, clock, {m: True for m in MEMBERS[:11]} | {evil: False})
     clock.advance(seconds=1)
-    await _play(fake, bot, {MEMBERS[0]: True, MEMBERS[1]: False, evil: False})
+    await _play(fake, bot, clock, {MEMBERS[0]: True, MEMBERS[1]: False, evil: False})
     text = await _command(fake, evil, "/leaderboard")
     lines = text.splitlines()
     assert lines[0].startswith("🏆 <b>Leaderboard, this week</b>")
@@ -48,9 +59,9 @@ async def test_leaderboard_periods_and_usage(
 ) -> None:
     """Last week's answers count for the month and all time but not this week; bad args: usage."""
     clock.set(datetime(2026, 11, 27, 12, 0, tzinfo=UTC))  # a Friday
-    await _play(fake, bot, {MEMBERS[0]: True})
+    await _play(fake, bot, clock, {MEMBERS[0]: True})
     clock.set(datetime(2026, 12, 2, 12, 0, tzinfo=UTC))  # the next Wednesday, a new month
-    await _play(fake, bot, {MEMBERS[1]: True})
+    await _play(fake, bot, clock, {MEMBERS[1]: True})
     week = await _command(fake, MEMBERS[0], "/leaderboard")
     month = await _command(fake, MEMBERS[0], "/leaderboard month")
     overall = await _command(fake, MEMBERS[0], "/leaderboard all")
@@ -68,7 +79,7 @@ async def test_group_me_shows_points_accuracy_streaks_and_ranks(
 ) -> None:
     """/me in a group: points, accuracy, current and best streak, rank this week and overall."""
     for ok in (True, True, False, True):
-        await _play(fake, bot, {MEMBERS[0]: ok, MEMBERS[1]: True})
+        await _play(fake, bot, clock, {MEMBERS[0]: ok, MEMBERS[1]: True})
         clock.advance(seconds=1)
     text = await _command(fake, MEMBERS[0], "/me")
     assert "Points: <b>3</b> of 4 answered (75%)" in text
@@ -85,7 +96,7 @@ async def test_timezone_is_for_admins_and_validated(fake: FakeBotApi, bot: Runni
     assert "I don't know the time zone 'Mars/Olympus'" in unknown
     done = await _command(fake, MEMBERS[9], "/timezone Europe/Berlin")
     assert done.startswith("🕓 Time zone set to Europe/Berlin")
-    settings = await bot.services.quiz.chats.get(GROUP.id)
+    settings = await bot.store.chat(GROUP.id)
     assert settings is not None
     assert settings.timezone == "Europe/Berlin"
     shown = await _command(fake, MEMBERS[0], "/timezone")
@@ -132,7 +143,7 @@ async def test_removed_bot_marks_chat_inactive_and_sends_nothing_more(
     question = await group_quiz(fake)
     fake.member_update(GROUP, MEMBERS[9], old_status="member", new_status="kicked")
     await fake.idle()
-    settings = await bot.services.quiz.chats.get(GROUP.id)
+    settings = await bot.store.chat(GROUP.id)
     assert settings is not None
     assert not settings.active
     since = len(fake.calls)
@@ -140,6 +151,6 @@ async def test_removed_bot_marks_chat_inactive_and_sends_nothing_more(
     await bot.ticker.tick()
     await fake.idle()
     assert [c.method for c in fake.calls[since:] if c.method != "getUpdates"] == []
-    ask = await bot.services.quiz.repo.get_ask(int(question.callback_data[0].split(":")[1]))
+    ask = await bot.store.get_ask(int(question.callback_data[0].split(":")[1]))
     assert ask is not None
     assert ask.is_closed

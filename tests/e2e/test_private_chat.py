@@ -21,7 +21,7 @@ async def _quiz(fake: FakeBotApi, chat: FakeChat | None = None) -> StoredMessage
 
 async def _right_and_wrong(running: RunningBot, question: StoredMessage) -> tuple[str, str]:
     ask_id = int(question.callback_data[0].split(":")[1])
-    ask = await running.services.quiz.repo.get_ask(ask_id)
+    ask = await running.store.get_ask(ask_id)
     assert ask is not None
     right = ask.right_position
     return question.callback_data[right], question.callback_data[(right + 1) % 4]
@@ -110,7 +110,7 @@ async def test_second_press_says_already_answered_and_changes_nothing(
     assert [c.method for c in fake.calls[since:] if c.method != "getUpdates"] == [
         "answerCallbackQuery"
     ]
-    stats = await bot.services.quiz.stats(ALICE.id, ALICE.id)
+    stats = await bot.store.user_stats(ALICE.id, ALICE.id)
     assert (stats.answered, stats.correct) == (1, 0)
 
 
@@ -160,7 +160,7 @@ async def test_question_asked_before_restart_is_scored_once_after_it(
         assert (await fake.callback_answer(first)).text == "✅ Correct"
         second = fake.press_button(alice_private(), ALICE, question.message_id, right)
         assert (await fake.callback_answer(second)).text.startswith("You already answered")
-        stats = await running.services.quiz.stats(ALICE.id, ALICE.id)
+        stats = await running.store.user_stats(ALICE.id, ALICE.id)
         assert (stats.answered, stats.correct) == (1, 1)
 
 

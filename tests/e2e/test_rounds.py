@@ -25,7 +25,7 @@ async def test_private_round_offers_next_and_ends_with_a_summary(
         call = await fake.wait_for_call("sendMessage", count=2 * number + 1)
         question = fake.message(ALICE.id, call.result["message_id"])
         right, wrong = question.callback_data[0], question.callback_data[1]
-        ask = await bot.services.quiz.repo.get_ask(int(right.split(":")[1]))
+        ask = await bot.store.get_ask(int(right.split(":")[1]))
         assert ask is not None
         pick = (
             question.callback_data[ask.right_position]

@@ -1,6 +1,23 @@
 """Test doubles: a fake Telegram Bot API server (see :mod:`tests.fakes.bot_api`)."""
 
 from .bot_api import FakeBotApi
+from .faults import (
+    NGINX_BAD_GATEWAY,
+    Drop,
+    Fault,
+    Injection,
+    RawResponse,
+    ResponseLost,
+    Timeout,
+    bad_gateway,
+    bot_blocked,
+    bot_kicked,
+    chat_migrated,
+    internal_server_error,
+    params_match,
+    too_many_requests,
+)
+from .html import HtmlParseError, ParsedText, parse_html, utf16_len
 from .methods import NOT_MODIFIED, QUERY_TOO_OLD
 from .models import (
     ApiCall,
@@ -8,6 +25,7 @@ from .models import (
     CallbackAnswer,
     FakeChat,
     FakeUser,
+    FaultKind,
     JsonDict,
     MemberStatus,
     StoredMessage,
@@ -15,16 +33,35 @@ from .models import (
 from .ratelimit import RateLimits
 
 __all__ = [
+    "NGINX_BAD_GATEWAY",
     "NOT_MODIFIED",
     "QUERY_TOO_OLD",
     "ApiCall",
     "ApiError",
     "CallbackAnswer",
+    "Drop",
     "FakeBotApi",
     "FakeChat",
     "FakeUser",
+    "Fault",
+    "FaultKind",
+    "HtmlParseError",
+    "Injection",
     "JsonDict",
     "MemberStatus",
+    "ParsedText",
     "RateLimits",
+    "RawResponse",
+    "ResponseLost",
     "StoredMessage",
+    "Timeout",
+    "bad_gateway",
+    "bot_blocked",
+    "bot_kicked",
+    "chat_migrated",
+    "internal_server_error",
+    "params_match",
+    "parse_html",
+    "too_many_requests",
+    "utf16_len",
 ]

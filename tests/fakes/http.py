@@ -1,23 +1,24 @@
 """A tiny HTTP/1.1 server on ``asyncio.start_server`` (keep-alive, Content-Length, chunked).
 
 Only what the fake Bot API needs: one request at a time per connection, a disconnect while a
-request is being handled cancels the handler (so an abandoned long poll does not linger).
+request is being handled cancels the handler (so an abandoned long poll does not linger), and a
+handler may raise :class:`CloseConnection` to hang up without answering (fault injection).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import email.parser
-import email.policy
 import json
-from collections.abc import Awaitable, Callable, Collection
+import socket
+import struct
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from http import HTTPStatus
 from typing import Any
-from urllib.parse import parse_qsl, urlsplit
+from urllib.parse import urlsplit
 
-__all__ = ["HttpRequest", "HttpResponse", "HttpServer", "decode_params"]
+__all__ = ["CloseConnection", "HttpRequest", "HttpResponse", "HttpServer"]
 
 _MAX_BODY = 64 * 1024 * 1024
 
@@ -54,57 +55,13 @@ class _BadHttpError(Exception):
     pass
 
 
-def _no_constants(name: str) -> object:
-    raise ValueError(name)
+class CloseConnection(Exception):  # noqa: N818 - an instruction, not an error
+    """Raised by a handler: close the TCP connection without any response (``reset``: send an
+    RST, so the client sees "connection reset by peer", instead of an orderly FIN)."""
 
-
-def _maybe_json(value: str) -> object:
-    """JSON-decode objects, arrays, numbers and booleans; keep anything else as the string."""
-    if not value or value[0] not in "{[-0123456789tf":
-        return value
-    try:
-        decoded: object = json.loads(value, parse_constant=_no_constants)
-    except ValueError:
-        return value
-    return decoded if isinstance(decoded, dict | list | int | float | bool) else value
-
-
-def _multipart(req: HttpRequest) -> list[tuple[str, str | bytes]]:
-    raw = b"Content-Type: " + req.headers["content-type"].encode() + b"\r\n\r\n" + req.body
-    message = email.parser.BytesParser(policy=email.policy.HTTP).parsebytes(raw)
-    fields: list[tuple[str, str | bytes]] = []
-    for part in message.iter_parts():
-        name = part.get_param("name", header="content-disposition")
-        payload = part.get_payload(decode=True)
-        if not isinstance(name, str) or not isinstance(payload, bytes):
-            continue
-        is_file = part.get_filename() is not None
-        fields.append((name, payload if is_file else payload.decode()))
-    return fields
-
-
-def decode_params(req: HttpRequest, string_fields: Collection[str] = ()) -> dict[str, Any]:
-    """Query string + body (form, JSON or multipart) as a dict, Telegram style.
-
-    Form/multipart/query values are JSON-decoded when they look like JSON objects, arrays,
-    numbers or booleans, except for the names in ``string_fields``; uploaded files stay bytes.
-    """
-    query = parse_qsl(req.query, keep_blank_values=True)
-    ctype = req.content_type
-    if ctype == "application/json" and req.body.strip():
-        body = json.loads(req.body)
-        if not isinstance(body, dict):
-            raise ValueError("JSON body must be an object")
-        params = {k: v if k in string_fields else _maybe_json(v) for k, v in query}
-        return params | body
-    fields: list[tuple[str, str | bytes]] = list(query)
-    if ctype == "application/x-www-form-urlencoded":
-        fields += parse_qsl(req.body.decode(), keep_blank_values=True)
-    elif ctype == "multipart/form-data":
-        fields += _multipart(req)
-    return {
-        k: v if isinstance(v, bytes) or k in string_fields else _maybe_json(v) for k, v in fields
-    }
+    def __init__(self, *, reset: bool = False) -> None:
+        super().__init__("close the connection without answering")
+        self.reset = reset
 
 
 class HttpServer:
@@ -174,6 +131,10 @@ class HttpServer:
                 response, prefix = await self._handle(reader, request)
                 if response is None:  # client went away mid-request
                     return
+                if isinstance(response, CloseConnection):
+                    if response.reset:
+                        _reset(writer)
+                    return
                 keep_alive = _keep_alive(request)
                 await _write(writer, response, keep_alive)
                 if not keep_alive:
@@ -187,7 +148,7 @@ class HttpServer:
 
     async def _handle(
         self, reader: asyncio.StreamReader, request: HttpRequest
-    ) -> tuple[HttpResponse | None, bytes]:
+    ) -> tuple[HttpResponse | CloseConnection | None, bytes]:
         """Run the handler while watching the socket: EOF cancels it. Returns (response, prefix)
         where prefix is a byte of a pipelined next request read while probing."""
         handler = asyncio.ensure_future(self._handler(request))
@@ -199,6 +160,8 @@ class HttpServer:
                 return None, b""
             response = await handler
             return response, prefix
+        except CloseConnection as close:
+            return close, b""
         except Exception as exc:  # a bug in the handler: answer 500 rather than hang
             body = f"handler crashed: {exc!r}".encode()
             return HttpResponse(500, body, "text/plain"), b""
@@ -256,6 +219,15 @@ async def _read_chunked(reader: asyncio.StreamReader) -> bytes:
             return b"".join(chunks)
         chunks.append(await reader.readexactly(size))
         await reader.readexactly(2)
+
+
+def _reset(writer: asyncio.StreamWriter) -> None:
+    """Abort the connection with an RST (SO_LINGER 0) rather than a FIN."""
+    sock = writer.get_extra_info("socket")
+    if sock is not None:
+        with contextlib.suppress(OSError):
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+    writer.transport.abort()
 
 
 def _keep_alive(request: HttpRequest) -> bool:

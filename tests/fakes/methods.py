@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
-import json
 import re
 import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from .html import ParsedText
 from .models import CallbackAnswer, JsonDict, StoredMessage, member_dict
 from .state import BotApiState, bad_request
+from .validation import int_param as _int
+from .validation import parse_markup as _markup
+from .validation import parse_text
 
 __all__ = ["NOT_MODIFIED", "QUERY_TOO_OLD", "STRING_FIELDS", "BotApiMethods"]
 
@@ -28,12 +31,6 @@ NOT_MODIFIED = (
     "exactly the same as a current content and reply markup of the message"
 )
 QUERY_TOO_OLD = "Bad Request: query is too old and response timeout expired or query ID is invalid"
-_BUTTON_ACTIONS = frozenset(
-    (  # noqa: SIM905
-        "callback_data url web_app login_url switch_inline_query switch_inline_query_current_chat "
-        "switch_inline_query_chosen_chat copy_text callback_game pay"
-    ).split()
-)
 _COMMAND = re.compile(r"[a-z0-9_]{1,32}")
 _NO_GIFTS = {
     key: False
@@ -48,53 +45,6 @@ _NO_GIFTS = {
 
 Method = Callable[[JsonDict], Awaitable[Any]]
 _bad = bad_request
-
-
-def _int(params: JsonDict, name: str) -> int:
-    value = params.get(name)
-    if value is None or value == "":
-        raise _bad(f"{name} is empty")
-    try:
-        return int(value)
-    except (TypeError, ValueError):
-        raise _bad(f"invalid {name} specified") from None
-
-
-def _text(params: JsonDict, *, too_long: str) -> str:
-    text = params.get("text")
-    if text is None or not str(text).strip():
-        raise _bad("message text is empty")
-    if len(str(text)) > 4096:
-        raise _bad(too_long)
-    return str(text)
-
-
-def _markup(params: JsonDict) -> JsonDict | None:
-    """reply_markup as a dict (an empty inline keyboard counts as none); validates buttons."""
-    markup = params.get("reply_markup")
-    if isinstance(markup, str):
-        try:
-            markup = json.loads(markup)
-        except ValueError:
-            markup = None
-    if markup is None and "reply_markup" not in params:
-        return None
-    if not isinstance(markup, dict):
-        raise _bad("can't parse reply keyboard markup JSON object")
-    rows = markup.get("inline_keyboard")
-    if rows is None:
-        return markup
-    if not isinstance(rows, list) or not all(isinstance(row, list) for row in rows):
-        raise _bad('field "inline_keyboard" of the InlineKeyboardMarkup must be an Array')
-    for button in (b for row in rows for b in row):
-        if not isinstance(button, dict) or not button.get("text"):
-            raise _bad("BUTTON_TEXT_INVALID")
-        if not _BUTTON_ACTIONS & button.keys():
-            raise _bad("text buttons are unallowed in the inline keyboard")
-        data = button.get("callback_data")
-        if data is not None and not 1 <= len(str(data).encode()) <= 64:
-            raise _bad("BUTTON_DATA_INVALID")
-    return markup if any(rows) else None
 
 
 class BotApiMethods(BotApiState):
@@ -121,6 +71,11 @@ class BotApiMethods(BotApiState):
             "getChatAdministrators": self._get_chat_administrators,
         }
         self._method_names = {name.lower(): name for name in self._methods}
+        # Also reject a bare "&" or ">" in HTML texts (Telegram keeps them; see tests.fakes.html).
+        self.strict_html_escaping = False
+
+    def _parse_text(self, params: JsonDict, *, too_long: str) -> ParsedText:
+        return parse_text(params, too_long=too_long, strict_escaping=self.strict_html_escaping)
 
     # -- methods -------------------------------------------------------------------------------
 
@@ -162,7 +117,7 @@ class BotApiMethods(BotApiState):
 
     async def _send_message(self, params: JsonDict) -> JsonDict:
         chat = self._usable_chat(params)
-        text = _text(params, too_long="message is too long")
+        parsed = self._parse_text(params, too_long="message is too long")
         markup = _markup(params)
         reply = params.get("reply_parameters")
         if not isinstance(reply, dict):
@@ -185,7 +140,9 @@ class BotApiMethods(BotApiState):
         msg = self._store(
             chat,
             self.bot_user,
-            text,
+            str(params["text"]),
+            visible_text=parsed.text,
+            parsed_entities=list(parsed.entities),
             reply_markup=markup,
             parse_mode=params.get("parse_mode"),
             thread_id=int(thread) if thread is not None else None,
@@ -211,11 +168,14 @@ class BotApiMethods(BotApiState):
 
     async def _edit_message_text(self, params: JsonDict) -> JsonDict:
         msg = self._editable(params)
-        text = _text(params, too_long="MESSAGE_TOO_LONG")
-        markup, parse_mode = _markup(params), params.get("parse_mode")
-        if (msg.text, msg.reply_markup, msg.parse_mode) == (text, markup, parse_mode):
+        parsed = self._parse_text(params, too_long="MESSAGE_TOO_LONG")
+        markup, entities = _markup(params), list(parsed.entities)
+        # Telegram compares what it would show: visible text + entities, and the markup.
+        shown = (parsed.text, entities, markup)
+        if (msg.visible_text, msg.parsed_entities, msg.reply_markup) == shown:
             raise _bad(NOT_MODIFIED.removeprefix("Bad Request: "))
-        msg.text, msg.reply_markup, msg.parse_mode = text, markup, parse_mode
+        msg.text, msg.parse_mode = str(params["text"]), params.get("parse_mode")
+        msg.visible_text, msg.parsed_entities, msg.reply_markup = shown
         msg.edit_count += 1
         msg.edit_date = int(time.time())
         return self.message_dict(msg)

@@ -12,6 +12,7 @@ __all__ = [
     "ChatType",
     "FakeChat",
     "FakeUser",
+    "FaultKind",
     "JsonDict",
     "MemberStatus",
     "StoredMessage",
@@ -21,6 +22,7 @@ __all__ = [
 JsonDict = dict[str, Any]
 ChatType = Literal["private", "group", "supergroup", "channel"]
 MemberStatus = Literal["creator", "administrator", "member", "left", "kicked"]
+FaultKind = Literal["api_error", "raw_response", "timeout", "dropped", "response_lost"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,7 +94,7 @@ class StoredMessage:
     message_id: int
     date: int
     sender: FakeUser
-    text: str | None
+    text: str | None  # as sent (raw HTML for parse_mode=HTML); also what to_dict() returns
     reply_markup: JsonDict | None = None
     parse_mode: str | None = None
     thread_id: int | None = None
@@ -103,6 +105,14 @@ class StoredMessage:
     deleted: bool = False
     extra: JsonDict = field(default_factory=dict)  # extra Telegram fields, returned verbatim
     sent_params: JsonDict = field(default_factory=dict)  # other sendMessage params, as sent
+    # What Telegram would show: the text after parse_mode parsing (defaults to ``text``) and its
+    # formatting entities (Bot API MessageEntity dicts, UTF-16 offsets into visible_text).
+    visible_text: str | None = None
+    parsed_entities: list[JsonDict] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        if self.visible_text is None:
+            self.visible_text = self.text
 
     @property
     def chat_id(self) -> int:
@@ -162,7 +172,8 @@ class StoredMessage:
 
 @dataclass(slots=True)
 class ApiCall:
-    """One request the bot made. ``status`` is None while it is in flight."""
+    """One request the bot made. ``status`` is None while it is in flight, then the HTTP status
+    answered, or 0 when the client got no response (client closed it: 499)."""
 
     method: str
     params: JsonDict
@@ -170,14 +181,18 @@ class ApiCall:
     status: int | None = None
     result: Any = None
     description: str | None = None
+    fault: FaultKind | None = None  # the injected fault that answered it (see tests.fakes.faults)
+    processed: bool = False  # the method ran and succeeded: it took effect on the fake's state
 
     @property
     def ok(self) -> bool:
+        """The client got a successful answer."""
         return self.status == 200
 
     def short(self) -> str:
         shown = {k: v for k, v in self.params.items() if not isinstance(v, bytes)}
-        return f"{self.method}({shown}) -> {self.status} {self.description or ''}".rstrip()
+        fault = f" [{self.fault}]" if self.fault else ""
+        return f"{self.method}({shown}) -> {self.status}{fault} {self.description or ''}".rstrip()
 
 
 @dataclass(frozen=True, slots=True)

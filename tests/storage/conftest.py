@@ -7,16 +7,24 @@ from pathlib import Path
 
 import pytest
 
-from storage.db import Database
-from storage.leaderboards import LeaderboardRepository
-from storage.repository import Repository
-from tests.storage.boards import Boards
+from storage.sqlite import SqliteStore
+from tests.storage.helpers import Boards
 
 
 @pytest.fixture
-async def boards(tmp_path: Path) -> AsyncIterator[Boards]:
-    db = await Database.open(tmp_path / "quiz.sqlite3")
+def db_path(tmp_path: Path) -> Path:
+    return tmp_path / "quiz.sqlite3"
+
+
+@pytest.fixture
+async def store(db_path: Path) -> AsyncIterator[SqliteStore]:
+    opened = await SqliteStore.open(db_path)
     try:
-        yield Boards(db, Repository(db), LeaderboardRepository(db))
+        yield opened
     finally:
-        await db.close()
+        await opened.close()
+
+
+@pytest.fixture
+def boards(store: SqliteStore, db_path: Path) -> Boards:
+    return Boards(store, db_path)

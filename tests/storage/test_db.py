@@ -1,13 +1,24 @@
-"""The database file: PRAGMAs, migrations in transactions, refusing a newer schema."""
+"""The database file: PRAGMAs, migrations, refusing a newer schema, transactions, layering."""
 
 from __future__ import annotations
 
+import ast
+import asyncio
 import sqlite3
+from contextlib import closing
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
 
-from storage.db import Database, Migration, SchemaTooNewError, bundled_migrations
+from bot.core.model import AskOrigin, ChatKind, ChatRef, RoundEnd
+from storage.sqlite import SchemaTooNewError, SqliteStore
+from storage.sqlite.db import Database, Migration, bundled_migrations
+from tests.storage.helpers import count, draft, peek, utc
+
+NOW = utc(2026, 12, 2, 9, 30)
+CHAT = ChatRef(-100123, ChatKind.SUPERGROUP, "Study group")
+STORAGE = Path(__file__).resolve().parents[2] / "storage"
 
 
 async def test_open_creates_file_and_directory_with_wal_and_foreign_keys(tmp_path: Path) -> None:
@@ -31,53 +42,168 @@ async def test_open_creates_file_and_directory_with_wal_and_foreign_keys(tmp_pat
         await db.close()
 
 
-async def test_migrations_are_recorded_and_applied_once(tmp_path: Path) -> None:
+async def test_migrations_are_recorded_and_applied_once(db_path: Path) -> None:
     """Every bundled migration is applied and recorded once, and reopening applies nothing."""
-    path = tmp_path / "quiz.sqlite3"
-    db = await Database.open(path)
-    await db.close()
-    db = await Database.open(path)
-    try:
-        rows = await db.fetch_all("SELECT version, name FROM schema_migrations ORDER BY version")
-        assert [(r[0], r[1]) for r in rows] == [(m.version, m.name) for m in bundled_migrations()]
-        tables = {r[0] for r in await db.fetch_all("SELECT name FROM sqlite_master")}
-        assert {"chats", "users", "asks", "answers"} <= tables
-    finally:
-        await db.close()
+    store = await SqliteStore.open(db_path)
+    await store.close()
+    store = await SqliteStore.open(db_path)
+    await store.close()
+    recorded = peek(db_path, "SELECT version, name FROM schema_migrations ORDER BY version")
+    assert recorded == [(m.version, m.name) for m in bundled_migrations()]
+    tables = {row[0] for row in peek(db_path, "SELECT name FROM sqlite_master")}
+    assert {"chats", "users", "asks", "answers", "period_scores", "effects"} <= tables
 
 
-async def test_failing_migration_leaves_no_trace(tmp_path: Path) -> None:
+async def test_failing_migration_leaves_no_trace(db_path: Path) -> None:
     """A migration that fails half-way is rolled back whole, its record included."""
-    path = tmp_path / "quiz.sqlite3"
     broken = Migration(
         1, "broken", "CREATE TABLE half (id INTEGER);\nINSERT INTO nowhere VALUES (1);"
     )
     with pytest.raises(sqlite3.OperationalError):
-        await Database.open(path, [broken])
-    with sqlite3.connect(path) as conn:
-        names = {r[0] for r in conn.execute("SELECT name FROM sqlite_master")}
-        assert "half" not in names
-        assert conn.execute("SELECT count(*) FROM schema_migrations").fetchone() == (0,)
+        await Database.open(db_path, [broken])
+    assert "half" not in {row[0] for row in peek(db_path, "SELECT name FROM sqlite_master")}
+    assert count(db_path, "schema_migrations") == 0
 
 
-async def test_database_from_newer_version_is_refused_unchanged(tmp_path: Path) -> None:
+async def test_database_from_newer_version_is_refused_unchanged(db_path: Path) -> None:
     """A schema version above the code's is refused with a clear message and not modified."""
-    path = tmp_path / "quiz.sqlite3"
-    db = await Database.open(path)
-    await db.close()
+    store = await SqliteStore.open(db_path)
+    await store.close()
     newest = bundled_migrations()[-1].version
-    with sqlite3.connect(path) as conn:
+    with closing(sqlite3.connect(db_path)) as conn, conn:
         conn.execute(
             "INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, 'future', 0)",
             (newest + 1,),
         )
-    before = path.read_bytes()
+    before = db_path.read_bytes()
     with pytest.raises(SchemaTooNewError, match=f"schema version {newest + 1}.*newer release"):
-        await Database.open(path)
-    assert path.read_bytes() == before
+        await SqliteStore.open(db_path)
+    assert db_path.read_bytes() == before
 
 
 def test_bundled_migrations_are_numbered_without_gaps() -> None:
     """Migration files are numbered 1..n, so their order is never in doubt."""
     versions = [m.version for m in bundled_migrations()]
     assert versions == list(range(1, len(versions) + 1))
+
+
+async def test_effects_migration_backfills_the_origin_of_existing_asks(db_path: Path) -> None:
+    """Asks of a round become 'round', asks of a daily push 'daily', the others stay 'quiz'."""
+    old = await Database.open(db_path, bundled_migrations()[:4])
+    await old.close()
+    with closing(sqlite3.connect(db_path)) as conn, conn:
+        conn.execute("INSERT INTO chats (id, kind, created_at) VALUES (-1, 'group', 0)")
+        conn.execute(
+            "INSERT INTO rounds (id, chat_id, started_by, size, started_at) VALUES (1, -1, 1, 3, 0)"
+        )
+        for ask_id, round_id in ((1, None), (2, 1), (3, None)):
+            conn.execute(
+                "INSERT INTO asks (id, chat_id, deck_id, question_id, pass_no, option_order, "
+                "asked_at, round_id) VALUES (?, -1, 'deck', 'q', 1, '0,1', 0, ?)",
+                (ask_id, round_id),
+            )
+        conn.execute(
+            "INSERT INTO daily_pushes (chat_id, local_day, slot_at, status, ask_id, created_at) "
+            "VALUES (-1, '2026-12-01', 0, 'sent', 3, 0)"
+        )
+    store = await SqliteStore.open(db_path)
+    try:
+        origins = [(await store.get_ask(ask_id)) for ask_id in (1, 2, 3)]
+        assert [a.origin if a else None for a in origins] == [
+            AskOrigin.QUIZ,
+            AskOrigin.ROUND,
+            AskOrigin.DAILY,
+        ]
+    finally:
+        await store.close()
+
+
+async def test_an_exception_inside_a_transaction_writes_nothing(
+    store: SqliteStore, db_path: Path
+) -> None:
+    """Everything written in `async with store.transaction()` is rolled back when it raises."""
+    await store.upsert_chat(CHAT, NOW)
+    with pytest.raises(LookupError):
+        async with store.transaction() as writes:
+            await writes.upsert_chat(ChatRef(-5, ChatKind.GROUP), NOW)
+            ask = await writes.create_ask(draft(CHAT.id, NOW))
+            await writes.start_round(CHAT.id, None, 1, 3, NOW)
+            assert await writes.close_ask(ask.id, NOW)
+            raise LookupError("the use case changed its mind")
+    for table in ("asks", "rounds", "effects"):
+        assert count(db_path, table) == 0, table
+    assert await store.chat(-5) is None
+    # The lock is free again and the connection out of the transaction.
+    round_ = await store.running_round(CHAT.id)
+    async with store.transaction() as writes:
+        assert round_ is None
+        started = await writes.start_round(CHAT.id, None, 1, 3, NOW)
+    assert started is not None
+    assert await store.running_round(CHAT.id) == started
+
+
+async def test_writes_in_one_transaction_commit_together(
+    store: SqliteStore, db_path: Path
+) -> None:
+    """A round, its ask and a closed one are all visible after the block, none before."""
+    await store.upsert_chat(CHAT, NOW)
+    async with store.transaction() as writes:
+        started = await writes.start_round(CHAT.id, 7, 1, 3, NOW)
+        assert started is not None
+        await writes.create_ask(draft(CHAT.id, NOW, round_id=started.id, origin=AskOrigin.ROUND))
+        assert await writes.round_asked(started.id) == 1
+        assert count(db_path, "rounds") == 0  # another connection sees nothing yet
+        assert await writes.end_round(started.id, RoundEnd.FINISHED, NOW + timedelta(minutes=1))
+    assert count(db_path, "rounds", "end_reason = 'finished'") == 1
+    assert await store.round_asked(started.id) == 1
+
+
+async def test_a_store_write_inside_a_transaction_raises_instead_of_hanging(
+    store: SqliteStore,
+) -> None:
+    """Awaiting a store method that writes inside the block is refused, not a deadlock."""
+    await store.upsert_chat(CHAT, NOW)
+    with pytest.raises(RuntimeError, match="write lock"):
+        async with store.transaction(), asyncio.timeout(2):
+            await store.set_deck(CHAT.id, "other")
+    settings = await store.chat(CHAT.id)
+    assert settings is not None
+    assert settings.deck_id is None
+
+
+async def test_concurrent_transactions_do_not_interleave(store: SqliteStore) -> None:
+    """Transactions of many coroutines on the one connection run one after another."""
+    await store.upsert_chat(CHAT, NOW)
+
+    async def start_and_stop(user: int) -> bool:
+        async with store.transaction() as writes:
+            started = await writes.start_round(CHAT.id, None, user, 3, NOW)
+            await asyncio.sleep(0)
+            if started is None:
+                return False
+            return await writes.end_round(started.id, RoundEnd.STOPPED, NOW)
+
+    assert all(await asyncio.gather(*(start_and_stop(user) for user in range(20))))
+    assert await store.running_round(CHAT.id) is None
+
+
+def test_storage_imports_only_the_model_and_the_ports_of_our_code() -> None:
+    """Storage depends on `bot.core.model` and `bot.core.ports` only, never on the edge."""
+    offenders = []
+    for path in sorted(STORAGE.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names: list[str] = []
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.module:
+                names = [node.module] if node.level == 0 else []
+            for name in names:
+                top = name.split(".")[0]
+                if top in ("bot", "telegram", "content") and name not in (
+                    "bot.core.model",
+                    "bot.core.ports",
+                    "bot.core",
+                ):
+                    offenders.append(f"{path.relative_to(STORAGE)}: {name}")
+    assert offenders == []
+    assert (STORAGE / "sqlite" / "db.py").exists()

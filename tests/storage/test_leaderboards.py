@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
-from bot.core.domain import Player
+from bot.core.model import Player
 from bot.core.leaderboard import Leaderboard
 from bot.core.periods import EPOCH, PeriodKind
 from tests.storage.boards import ALICE, BOB, CAROL, DAVE, UTC_ZONE, Boards, utc

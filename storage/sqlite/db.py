@@ -10,12 +10,14 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
-from typing import Any
 
 import aiosqlite
 
 BUSY_TIMEOUT_MS = 5000
 _MIGRATION_NAME = re.compile(r"^(\d{4})_([a-z0-9_]+)\.sql$")
+
+# What a statement's parameters may be: positional values or named ones.
+Params = Iterable[object] | dict[str, object]
 
 
 class SchemaTooNewError(RuntimeError):
@@ -30,9 +32,9 @@ class Migration:
 
 
 def bundled_migrations() -> list[Migration]:
-    """The migrations shipped in `storage/migrations`, in version order."""
+    """The migrations shipped in `storage/sqlite/migrations`, in version order."""
     found: list[Migration] = []
-    for entry in resources.files("storage").joinpath("migrations").iterdir():
+    for entry in resources.files(__package__ or "storage.sqlite").joinpath("migrations").iterdir():
         match = _MIGRATION_NAME.match(entry.name)
         if match:
             found.append(Migration(int(match[1]), match[2], entry.read_text(encoding="utf-8")))
@@ -44,13 +46,14 @@ def bundled_migrations() -> list[Migration]:
 
 
 class Database:
-    """One aiosqlite connection. Writes that span statements go through `transaction()`."""
+    """One aiosqlite connection. Writes go through `transaction()` or `autocommit()`."""
 
     def __init__(self, conn: aiosqlite.Connection) -> None:
         self.conn = conn
         # One connection is shared by every coroutine: statements of two transactions
-        # must not interleave, so a transaction holds this lock from BEGIN to COMMIT.
+        # must not interleave, so a writer holds this lock from BEGIN to COMMIT.
         self._write_lock = asyncio.Lock()
+        self._holder: asyncio.Task[object] | None = None
 
     @classmethod
     async def open(cls, path: Path, migrations: Iterable[Migration] | None = None) -> Database:
@@ -58,6 +61,7 @@ class Database:
         path.parent.mkdir(parents=True, exist_ok=True)
         conn = await aiosqlite.connect(path, isolation_level=None)
         try:
+            conn.row_factory = aiosqlite.Row
             await conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
             await conn.execute("PRAGMA journal_mode = WAL")
             await conn.execute("PRAGMA synchronous = NORMAL")
@@ -77,9 +81,8 @@ class Database:
             "CREATE TABLE IF NOT EXISTS schema_migrations ("
             " version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)"
         )
-        async with self.conn.execute("SELECT max(version) FROM schema_migrations") as cursor:
-            row = await cursor.fetchone()
-        return int(row[0]) if row and row[0] is not None else 0
+        row = await self.fetch_one("SELECT max(version) AS version FROM schema_migrations")
+        return int(row["version"]) if row and row["version"] is not None else 0
 
     async def migrate(self, migrations: list[Migration]) -> None:
         """Apply each pending migration in one transaction together with its record."""
@@ -92,9 +95,8 @@ class Database:
                 "or point QUIZBOT_DATABASE at another file (the database was not changed)."
             )
         for migration in migrations:
-            if migration.version <= current:
-                continue
-            await self._apply(migration)
+            if migration.version > current:
+                await self._apply(migration)
 
     async def _apply(self, migration: Migration) -> None:
         # executescript() commits any open transaction before it runs, so BEGIN and COMMIT
@@ -103,7 +105,7 @@ class Database:
             "INSERT INTO schema_migrations (version, name, applied_at) "
             f"VALUES ({migration.version}, '{migration.name}', {int(time.time() * 1000)});"
         )
-        async with self._write_lock:
+        async with self._locked():
             try:
                 await self.conn.executescript(
                     f"BEGIN IMMEDIATE;\n{migration.sql}\n{record}\nCOMMIT;"
@@ -114,9 +116,22 @@ class Database:
                 raise
 
     @asynccontextmanager
+    async def _locked(self) -> AsyncIterator[None]:
+        task = asyncio.current_task()
+        if task is not None and task is self._holder:
+            # asyncio.Lock is not reentrant: waiting here would wait forever.
+            raise RuntimeError("this task holds the write lock: write through its transaction")
+        async with self._write_lock:
+            self._holder = task
+            try:
+                yield
+            finally:
+                self._holder = None
+
+    @asynccontextmanager
     async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
         """BEGIN IMMEDIATE … COMMIT, rolled back on any exception."""
-        async with self._write_lock:
+        async with self._locked():
             await self.conn.execute("BEGIN IMMEDIATE")
             try:
                 yield self.conn
@@ -129,15 +144,25 @@ class Database:
     async def autocommit(self) -> AsyncIterator[aiosqlite.Connection]:
         """Statements that each commit on their own, kept out of any open transaction.
 
-        The answer path uses this: one round trip per statement instead of BEGIN … COMMIT.
+        The group answer path uses this: one round trip per statement, no BEGIN … COMMIT.
         """
-        async with self._write_lock:
+        async with self._locked():
             yield self.conn
 
-    async def fetch_all(self, sql: str, params: Iterable[Any] = ()) -> list[aiosqlite.Row]:
-        async with self.conn.execute(sql, tuple(params)) as cursor:
+    async def execute(self, sql: str, params: Params = ()) -> int:
+        """One write statement, committed on its own; returns how many rows it changed."""
+        async with self.autocommit() as conn:
+            cursor = await conn.execute(sql, _params(params))
+            return cursor.rowcount
+
+    async def fetch_all(self, sql: str, params: Params = ()) -> list[aiosqlite.Row]:
+        async with self.conn.execute(sql, _params(params)) as cursor:
             return list(await cursor.fetchall())
 
-    async def fetch_one(self, sql: str, params: Iterable[Any] = ()) -> aiosqlite.Row | None:
-        async with self.conn.execute(sql, tuple(params)) as cursor:
+    async def fetch_one(self, sql: str, params: Params = ()) -> aiosqlite.Row | None:
+        async with self.conn.execute(sql, _params(params)) as cursor:
             return await cursor.fetchone()
+
+
+def _params(params: Params) -> tuple[object, ...] | dict[str, object]:
+    return params if isinstance(params, dict) else tuple(params)

@@ -18,10 +18,9 @@ from typing import Any
 from telegram.error import ChatMigrated, Forbidden, RetryAfter, TelegramError
 from telegram.ext import ExtBot
 
-from bot import render
-from bot.core.daily import DailyService
-from bot.posting import Poster
-from storage.daily import Push
+from bot import render, render_group
+from bot.core.daily import DailyAsk, DailyService
+from bot.core.model import Push
 
 log = logging.getLogger(__name__)
 
@@ -42,13 +41,11 @@ class DailySender:
     def __init__(
         self,
         daily: DailyService,
-        poster: Poster,
         bot: ExtBot[Any],
         *,
         sleep: Callable[[float], Awaitable[None]] | None = None,
     ) -> None:
         self.daily = daily
-        self.poster = poster
         self.bot = bot
         # Back-off waits end early on stop, so a graceful shutdown never waits them out.
         self.sleep = sleep or self._sleep_unless_stopped
@@ -134,7 +131,7 @@ class DailySender:
             try:
                 sent = await self.bot.send_message(
                     chat_id=current.chat_id,
-                    text=await self.poster.question_text(new),
+                    text=await self._text(new),
                     reply_markup=render.question_keyboard(new.ask),
                     rate_limit_args={"bulk": True},
                 )
@@ -157,5 +154,11 @@ class DailySender:
                     return
                 await self.sleep(BACKOFF_SECONDS[min(attempt, len(BACKOFF_SECONDS)) - 1])
                 continue
-            await self.daily.sent(current, new, sent.message_id)
+            await self.daily.sent(current, new.ask, sent.message_id)
             return
+
+    async def _text(self, new: DailyAsk) -> str:
+        ask = new.ask
+        zone = await self.daily.zone_of(ask.chat_id)
+        title = self.daily.deck_title(ask.deck_id)
+        return render_group.open_question_message(new.question, ask, title, 0, zone)

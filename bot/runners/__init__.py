@@ -1,0 +1,1 @@
+"""Runners: how updates reach the bot (long polling today)."""

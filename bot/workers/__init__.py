@@ -1,0 +1,1 @@
+"""Workers: they send what the use cases owe, close due questions and push daily questions."""

@@ -1,0 +1,207 @@
+"""Sends the messages the use cases owe, one queue per chat.
+
+Each chat with owed messages gets its own task that works through them in order, so a chat
+whose flood window is full (or whose sends keep failing) never delays another chat. Within a
+chat, owed messages go before live-count edits. Failures are reported to the core, which
+decides about retries; a chat's task ends when it has nothing due, and the ticker's scan (or
+the next use case) starts it again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from datetime import timedelta
+from typing import Any
+
+from telegram import Message, ReplyParameters
+from telegram.error import (
+    BadRequest,
+    ChatMigrated,
+    Forbidden,
+    NetworkError,
+    RetryAfter,
+    TelegramError,
+)
+from telegram.ext import ExtBot
+
+from bot import render, render_group, render_rounds
+from bot.callback_data import NextButton
+from bot.core.delivery import (
+    Delivery,
+    Explain,
+    MarkAnswered,
+    Notice,
+    Outgoing,
+    PostQuestion,
+    RemoveButton,
+    ShowReveal,
+    ShowSummary,
+)
+from bot.workers.live_count import LiveCounts
+
+log = logging.getLogger(__name__)
+
+STOP_TIMEOUT_SECONDS = 10.0
+# Edits that find the message already as wanted, or gone, have nothing left to do.
+_EDIT_SETTLED = ("message is not modified", "message to edit not found")
+
+
+def _seconds(value: int | timedelta) -> float:
+    return value.total_seconds() if isinstance(value, timedelta) else float(value)
+
+
+class Sender:
+    def __init__(self, delivery: Delivery, bot: ExtBot[Any], live: LiveCounts) -> None:
+        self._delivery = delivery
+        self._bot = bot
+        self._live = live
+        self._tasks: dict[int, asyncio.Task[None]] = {}
+        self._again: set[int] = set()
+        self._stopping = False
+
+    def kick(self, chat_id: int) -> None:
+        """Work through the chat's owed messages now (a no-op while it is being worked)."""
+        if self._stopping:
+            return
+        if chat_id in self._tasks:
+            self._again.add(chat_id)
+            return
+        self._tasks[chat_id] = asyncio.create_task(self._drain(chat_id), name=f"send-{chat_id}")
+
+    async def scan(self) -> None:
+        """Start every chat with due work (retries, and work left from before a restart)."""
+        for chat_id in await self._delivery.due_chats():
+            self.kick(chat_id)
+        for chat_id in self._live.due_chats():
+            self.kick(chat_id)
+
+    async def idle(self) -> None:
+        """Until no chat is being worked (tests and shutdown)."""
+        while self._tasks:
+            await asyncio.gather(*list(self._tasks.values()), return_exceptions=True)
+
+    async def stop(self) -> None:
+        self._stopping = True
+        tasks = list(self._tasks.values())
+        if not tasks:
+            return
+        _, pending = await asyncio.wait(tasks, timeout=STOP_TIMEOUT_SECONDS)
+        for task in pending:  # what is not sent stays owed for the next start
+            task.cancel()
+        await asyncio.gather(*pending, return_exceptions=True)
+
+    async def _drain(self, chat_id: int) -> None:
+        try:
+            while not self._stopping:
+                self._again.discard(chat_id)
+                items = await self._delivery.due(chat_id)
+                for item in items:
+                    if self._stopping:
+                        return
+                    moved_to = await self._perform(item)
+                    if moved_to is not None:
+                        self.kick(moved_to)
+                        return
+                if not items and chat_id not in self._again:
+                    await self._live.flush(chat_id)
+                    if chat_id not in self._again:
+                        return
+        except Exception:
+            log.exception("chat %s: sending failed; the ticker retries", chat_id)
+        finally:
+            self._tasks.pop(chat_id, None)
+
+    async def _perform(self, item: Outgoing) -> int | None:
+        """Send one item and report how it went; the new chat id after a migration."""
+        chat_id = item.effect.chat_id
+        try:
+            message_id = await self._send(item)
+        except RetryAfter as error:
+            await self._delivery.transient(item, error.message, _seconds(error.retry_after))
+        except Forbidden as error:
+            await self._delivery.chat_gone(chat_id, error.message)
+        except ChatMigrated as error:
+            await self._delivery.chat_moved(chat_id, error.new_chat_id)
+            return error.new_chat_id
+        except BadRequest as error:
+            if isinstance(item, ShowReveal | MarkAnswered | RemoveButton) and any(
+                text in error.message.lower() for text in _EDIT_SETTLED
+            ):
+                await self._delivery.delivered(item)
+            else:
+                await self._delivery.permanent(item, error.message)
+        except NetworkError as error:  # 5xx, time-outs and dropped connections
+            await self._delivery.transient(item, error.message)
+        except TelegramError as error:
+            await self._delivery.permanent(item, error.message)
+        else:
+            await self._delivery.delivered(item, message_id)
+        return None
+
+    async def _send(self, item: Outgoing) -> int | None:
+        effect = item.effect
+        chat_id, thread_id = effect.chat_id, effect.thread_id
+        sent: Message | bool
+        match item:
+            case PostQuestion(ask=ask, question=question, deck_title=title):
+                if ask.closes_at is None:
+                    text = render.question_message(question, ask, title)
+                else:
+                    text = render_group.open_question_message(
+                        question, ask, title, item.answered, item.zone
+                    )
+                sent = await self._bot.send_message(
+                    chat_id,
+                    text,
+                    message_thread_id=thread_id,
+                    reply_markup=render.question_keyboard(ask),
+                )
+                self._live.posted(ask)
+            case ShowReveal(ask=ask, question=question, deck_title=title, tally=tally):
+                self._live.forget(ask.id)
+                sent = await self._bot.edit_message_text(
+                    render_group.reveal_message(question, ask, title, tally),
+                    chat_id=chat_id,
+                    message_id=ask.message_id,
+                    reply_markup=None,
+                )
+            case MarkAnswered(ask=ask, question=question, deck_title=title, position=position):
+                sent = await self._bot.edit_message_text(
+                    render.answered_message(question, ask, position, title),
+                    chat_id=chat_id,
+                    message_id=ask.message_id,
+                    reply_markup=None,
+                )
+            case Explain(ask=ask, question=question, correct=correct):
+                keyboard = None
+                if effect.round_id is not None and effect.next_asked is not None:
+                    keyboard = render_rounds.next_keyboard(
+                        NextButton(effect.round_id, effect.next_asked)
+                    )
+                reply = None
+                if ask.message_id is not None:
+                    reply = ReplyParameters(ask.message_id, allow_sending_without_reply=True)
+                sent = await self._bot.send_message(
+                    chat_id,
+                    render.explanation_message(question, ask, correct),
+                    message_thread_id=thread_id,
+                    reply_parameters=reply,
+                    reply_markup=keyboard,
+                )
+            case ShowSummary(summary=summary, group=group):
+                text = (
+                    render_rounds.group_summary(summary)
+                    if group
+                    else render_rounds.private_summary(summary)
+                )
+                sent = await self._bot.send_message(chat_id, text, message_thread_id=thread_id)
+            case Notice(text=text):
+                sent = await self._bot.send_message(
+                    chat_id, render.notice(text), message_thread_id=thread_id
+                )
+            case RemoveButton(message_id=message_id):
+                sent = await self._bot.edit_message_reply_markup(
+                    chat_id=chat_id, message_id=message_id, reply_markup=None
+                )
+        return sent.message_id if isinstance(sent, Message) else None

@@ -1,0 +1,129 @@
+"""Asks (one question sent to one chat) and their answers."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from bot.core.model import Answer, Ask, PassState, PeriodKeys, Player, Tally, UserStats
+from storage.sqlite import rows
+from storage.sqlite.base import StoreBase
+from storage.sqlite.rows import from_ms, to_ms
+
+# Served by the partial index asks_open_quiz.
+OPEN_QUIZ_ASK = (
+    f"SELECT {rows.ASK_COLUMNS} FROM asks "
+    "WHERE chat_id = ? AND thread_id IS ? AND closed_at IS NULL AND origin = 'quiz' "
+    "AND (closes_at IS NULL OR closes_at > ?) ORDER BY id DESC LIMIT 1"
+)
+
+
+class AskQueries(StoreBase):
+    async def pass_state(self, chat_id: int, deck_id: str) -> PassState:
+        found = await self._db.fetch_all(
+            "SELECT pass_no, question_id FROM asks WHERE chat_id = ?1 AND deck_id = ?2 "
+            "AND pass_no = (SELECT max(pass_no) FROM asks WHERE chat_id = ?1 AND deck_id = ?2) "
+            "ORDER BY id DESC",
+            (chat_id, deck_id),
+        )
+        if not found:
+            return PassState(1, frozenset(), None)
+        return PassState(
+            pass_no=int(found[0]["pass_no"]),
+            asked=frozenset(row["question_id"] for row in found),
+            last_asked=found[0]["question_id"],
+        )
+
+    async def get_ask(self, ask_id: int) -> Ask | None:
+        row = await self._db.fetch_one(
+            f"SELECT {rows.ASK_COLUMNS} FROM asks WHERE id = ?", (ask_id,)
+        )
+        return None if row is None else rows.ask(row)
+
+    async def open_quiz_ask(self, chat_id: int, thread_id: int | None, now: datetime) -> Ask | None:
+        """The newest open `/quiz` question (not a round's or a daily one) in the chat's
+        thread (`None`: outside forum topics), if any."""
+        row = await self._db.fetch_one(OPEN_QUIZ_ASK, (chat_id, thread_id, to_ms(now)))
+        return None if row is None else rows.ask(row)
+
+    async def get_answer(self, ask_id: int, user_id: int) -> Answer | None:
+        row = await self._db.fetch_one(
+            "SELECT position, correct, answered_at FROM answers WHERE ask_id = ? AND user_id = ?",
+            (ask_id, user_id),
+        )
+        if row is None:
+            return None
+        return Answer(
+            ask_id, user_id, row["position"], bool(row["correct"]), from_ms(row["answered_at"])
+        )
+
+    async def record_answer(
+        self,
+        ask: Ask,
+        player: Player,
+        position: int,
+        correct: bool,
+        now: datetime,
+        *,
+        periods: PeriodKeys,
+    ) -> Answer | None:
+        """A group answer, committed on return; None when the player had answered before.
+
+        The hot path: statements that each commit on their own under the write lock, no
+        BEGIN … COMMIT around them (the answer is one INSERT; the trigger scores it).
+        """
+        async with self._autocommit() as writes:
+            return await writes.record_answer(
+                ask, player, position, correct, now, close=False, periods=periods
+            )
+
+    async def answer_count(self, ask_id: int) -> int:
+        row = await self._db.fetch_one(
+            "SELECT count(*) AS n FROM answers WHERE ask_id = ?", (ask_id,)
+        )
+        return int(row["n"]) if row else 0
+
+    async def tally(self, ask_id: int) -> Tally:
+        row = await self._db.fetch_one(
+            "SELECT count(*) AS answered, coalesce(sum(correct), 0) AS correct FROM answers "
+            "WHERE ask_id = ?",
+            (ask_id,),
+        )
+        first = await self._db.fetch_one(
+            f"SELECT {rows.PLAYER_COLUMNS} FROM answers AS a JOIN users AS u ON u.id = a.user_id "
+            "WHERE a.ask_id = ? AND a.correct = 1 ORDER BY a.answered_at, a.id LIMIT 1",
+            (ask_id,),
+        )
+        assert row is not None
+        return Tally(
+            answered=int(row["answered"]),
+            correct=int(row["correct"]),
+            first_right=None if first is None else rows.player(first),
+        )
+
+    async def user_stats(self, chat_id: int, user_id: int) -> UserStats:
+        row = await self._db.fetch_one(
+            "SELECT count(*) AS answered, coalesce(sum(correct), 0) AS correct FROM answers "
+            "WHERE chat_id = ? AND user_id = ?",
+            (chat_id, user_id),
+        )
+        assert row is not None
+        return UserStats(answered=int(row["answered"]), correct=int(row["correct"]))
+
+    async def due_asks(self, now: datetime, limit: int) -> list[Ask]:
+        """Open asks whose deadline has passed, oldest deadline first."""
+        found = await self._db.fetch_all(
+            f"SELECT {rows.ASK_COLUMNS} FROM asks WHERE closed_at IS NULL AND closes_at <= ? "
+            "ORDER BY closes_at, id LIMIT ?",
+            (to_ms(now), limit),
+        )
+        return [rows.ask(row) for row in found]
+
+    async def round_asks(self, round_id: int) -> list[Ask]:
+        found = await self._db.fetch_all(
+            f"SELECT {rows.ASK_COLUMNS} FROM asks WHERE round_id = ? ORDER BY id", (round_id,)
+        )
+        return [rows.ask(row) for row in found]
+
+    async def set_ask_message(self, ask_id: int, message_id: int) -> None:
+        async with self._autocommit() as writes:
+            await writes.set_ask_message(ask_id, message_id)

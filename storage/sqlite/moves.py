@@ -1,0 +1,81 @@
+"""A chat's new id (group → supergroup): every chat-keyed row moves in one transaction.
+
+Telegram reports the migration in the old group and in the new supergroup, and the bot may have
+seen the supergroup first (its join, a command): then the new chat row exists already and the
+two chats are merged into it.
+"""
+
+from __future__ import annotations
+
+import time
+
+import aiosqlite
+
+from bot.core.ports import PeriodBounds
+from storage.sqlite.boards import recount
+
+# Every table with a foreign key to chats(id), and how the merge treats it (tests check that
+# this list and the schema agree).
+CHAT_TABLES = {
+    "asks": "moved",
+    "answers": "moved",
+    "rounds": "moved; a running round of the old chat is stopped if the new one has one",
+    "effects": "moved",
+    "daily_schedules": "the new chat's if it has one, else the old chat's",
+    "daily_pushes": "moved, except a day the new chat has a row for (the new row is kept)",
+    "period_scores": "recounted from the answers",
+}
+
+_MERGE_SETTINGS = (
+    "UPDATE chats SET "
+    "timezone = coalesce(timezone, (SELECT timezone FROM chats WHERE id = :old)), "
+    "deck_id = coalesce(deck_id, (SELECT deck_id FROM chats WHERE id = :old)), "
+    "title = coalesce(title, (SELECT title FROM chats WHERE id = :old)) "
+    "WHERE id = :new"
+)
+# One running round per chat (a partial UNIQUE index): the new chat's goes on.
+_STOP_OLD_ROUND = (
+    "UPDATE rounds SET ended_at = max(:now, started_at), end_reason = 'stopped' "
+    "WHERE chat_id = :old AND ended_at IS NULL "
+    "AND EXISTS (SELECT 1 FROM rounds WHERE chat_id = :new AND ended_at IS NULL)"
+)
+_DROP_OLD_SCHEDULE = (
+    "DELETE FROM daily_schedules WHERE chat_id = :old "
+    "AND EXISTS (SELECT 1 FROM daily_schedules WHERE chat_id = :new)"
+)
+_DROP_OLD_PUSHES = (
+    "DELETE FROM daily_pushes WHERE chat_id = :old "
+    "AND local_day IN (SELECT local_day FROM daily_pushes WHERE chat_id = :new)"
+)
+_MOVED = ("asks", "answers", "rounds", "effects", "daily_schedules", "daily_pushes")
+
+
+async def _exists(conn: aiosqlite.Connection, chat_id: int) -> bool:
+    async with conn.execute("SELECT 1 FROM chats WHERE id = ?", (chat_id,)) as cursor:
+        return await cursor.fetchone() is not None
+
+
+async def move_chat(
+    conn: aiosqlite.Connection, old_id: int, new_id: int, bounds: PeriodBounds
+) -> bool:
+    """Move or merge `old_id` into `new_id` on `conn`, inside the caller's transaction."""
+    if old_id == new_id or not await _exists(conn, old_id):
+        return False
+    if not await _exists(conn, new_id):
+        # ON UPDATE CASCADE carries every row that refers to the chat, boards included.
+        await conn.execute(
+            "UPDATE chats SET id = ?, kind = 'supergroup' WHERE id = ?", (new_id, old_id)
+        )
+        return True
+    keys = {"old": old_id, "new": new_id, "now": int(time.time() * 1000)}
+    await conn.execute(_MERGE_SETTINGS, keys)
+    await conn.execute(_STOP_OLD_ROUND, keys)
+    await conn.execute(_DROP_OLD_SCHEDULE, keys)
+    await conn.execute(_DROP_OLD_PUSHES, keys)
+    for table in _MOVED:
+        await conn.execute(f"UPDATE {table} SET chat_id = :new WHERE chat_id = :old", keys)
+    await conn.execute("DELETE FROM period_scores WHERE chat_id = ?", (old_id,))
+    await recount(conn, new_id, bounds)
+    # Fails on a foreign key (and rolls everything back) if a table was left out above.
+    await conn.execute("DELETE FROM chats WHERE id = ?", (old_id,))
+    return True

@@ -1,0 +1,145 @@
+"""Times as stored (integer ms, UTC) and rows mapped by column name to the model's types."""
+
+from __future__ import annotations
+
+from datetime import date, datetime, timedelta
+
+import aiosqlite
+
+from bot.core.model import (
+    EPOCH,
+    Ask,
+    AskOrigin,
+    Effect,
+    EffectKind,
+    Player,
+    Push,
+    PushStatus,
+    Round,
+    RoundEnd,
+    Schedule,
+)
+
+_MS = timedelta(milliseconds=1)
+
+
+def to_ms(moment: datetime) -> int:
+    """A timezone-aware datetime as integer milliseconds since the epoch (UTC)."""
+    if moment.tzinfo is None:
+        raise ValueError("naive datetimes are ambiguous; pass an aware UTC datetime")
+    return (moment - EPOCH) // _MS
+
+
+def from_ms(value: int) -> datetime:
+    return EPOCH + timedelta(milliseconds=value)
+
+
+def optional_ms(value: int | None) -> datetime | None:
+    return None if value is None else from_ms(value)
+
+
+def ms_or_none(moment: datetime | None) -> int | None:
+    return None if moment is None else to_ms(moment)
+
+
+ASK_COLUMNS = (
+    "id, chat_id, thread_id, message_id, deck_id, question_id, pass_no, option_order, "
+    "asked_at, closes_at, closed_at, round_id, origin"
+)
+
+
+def encode_order(option_order: tuple[int, ...]) -> str:
+    return ",".join(map(str, option_order))
+
+
+def ask(row: aiosqlite.Row) -> Ask:
+    return Ask(
+        id=row["id"],
+        chat_id=row["chat_id"],
+        thread_id=row["thread_id"],
+        message_id=row["message_id"],
+        deck_id=row["deck_id"],
+        question_id=row["question_id"],
+        pass_no=row["pass_no"],
+        option_order=tuple(int(part) for part in row["option_order"].split(",")),
+        asked_at=from_ms(row["asked_at"]),
+        closes_at=optional_ms(row["closes_at"]),
+        closed_at=optional_ms(row["closed_at"]),
+        round_id=row["round_id"],
+        origin=AskOrigin(row["origin"]),
+    )
+
+
+# Joined as `u`: the user's columns under the names `player` reads.
+PLAYER_COLUMNS = "u.id AS user_id, u.first_name, u.last_name, u.username"
+
+
+def player(row: aiosqlite.Row) -> Player:
+    return Player(row["user_id"], row["first_name"], row["last_name"], row["username"])
+
+
+ROUND_COLUMNS = "id, chat_id, thread_id, started_by, size, started_at, ended_at, end_reason"
+
+
+def round_(row: aiosqlite.Row) -> Round:
+    return Round(
+        id=row["id"],
+        chat_id=row["chat_id"],
+        thread_id=row["thread_id"],
+        started_by=row["started_by"],
+        size=row["size"],
+        started_at=from_ms(row["started_at"]),
+        ended_at=optional_ms(row["ended_at"]),
+        end_reason=None if row["end_reason"] is None else RoundEnd(row["end_reason"]),
+    )
+
+
+SCHEDULE_COLUMNS = "s.chat_id, s.local_time, s.enabled, s.next_slot_at, s.next_day"
+
+
+def schedule(row: aiosqlite.Row) -> Schedule:
+    return Schedule(
+        chat_id=row["chat_id"],
+        local_time=row["local_time"],
+        enabled=bool(row["enabled"]),
+        next_slot_at=from_ms(row["next_slot_at"]),
+        next_day=date.fromisoformat(row["next_day"]),
+    )
+
+
+PUSH_COLUMNS = "chat_id, local_day, slot_at, status, ask_id, message_id, attempts"
+
+
+def push(row: aiosqlite.Row) -> Push:
+    return Push(
+        chat_id=row["chat_id"],
+        local_day=date.fromisoformat(row["local_day"]),
+        slot_at=from_ms(row["slot_at"]),
+        status=PushStatus(row["status"]),
+        ask_id=row["ask_id"],
+        message_id=row["message_id"],
+        attempts=row["attempts"],
+    )
+
+
+EFFECT_COLUMNS = (
+    "id, chat_id, kind, thread_id, ask_id, round_id, user_id, next_asked, message_id, text, "
+    "attempts, not_before"
+)
+
+
+def effect(row: aiosqlite.Row) -> Effect:
+    return Effect(
+        id=row["id"],
+        chat_id=row["chat_id"],
+        kind=EffectKind(row["kind"]),
+        thread_id=row["thread_id"],
+        ask_id=row["ask_id"],
+        round_id=row["round_id"],
+        user_id=row["user_id"],
+        next_asked=row["next_asked"],
+        message_id=row["message_id"],
+        text=row["text"],
+        attempts=row["attempts"],
+        not_before=from_ms(row["not_before"]),
+    )
