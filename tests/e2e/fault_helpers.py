@@ -1,0 +1,79 @@
+"""Helpers for fault-injection tests: which call to break, and driving the clock until done."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from bot.app import RunningBot
+from tests.fakes import ApiError, FakeBotApi, JsonDict
+from tests.fakes.clock import FakeClock
+from tests.fakes.faults import (
+    NGINX_BAD_GATEWAY,
+    Drop,
+    Fault,
+    Timeout,
+    bad_gateway,
+    internal_server_error,
+    too_many_requests,
+)
+
+# Every transient fault Telegram (or the network before it) can answer with.
+TRANSIENT: dict[str, Fault] = {
+    "502": bad_gateway(),
+    "500": internal_server_error(),
+    "nginx-502": NGINX_BAD_GATEWAY,
+    "timeout": Timeout(hold=0.05),
+    "dropped": Drop(),
+    "reset": Drop(reset=True),
+    "429": too_many_requests(1),
+}
+PERMANENT = ApiError(400, "Bad Request: PEER_ID_INVALID")
+
+
+def has_buttons(params: JsonDict) -> bool:
+    markup = params.get("reply_markup")
+    return isinstance(markup, dict) and bool(markup.get("inline_keyboard"))
+
+
+def nth(count: int, matches: Callable[[JsonDict], bool]) -> Callable[[JsonDict], bool]:
+    """A `when` predicate true for the `count`-th matching call only."""
+    seen = 0
+
+    def predicate(params: JsonDict) -> bool:
+        nonlocal seen
+        if not matches(params):
+            return False
+        seen += 1
+        return seen == count
+
+    return predicate
+
+
+def text_has(fragment: str) -> Callable[[JsonDict], bool]:
+    return lambda params: fragment in str(params.get("text", ""))
+
+
+async def settle(fake: FakeBotApi, running: RunningBot, clock: FakeClock, seconds: float) -> None:
+    """Move time on by `seconds`, run one tick and wait until every send is done."""
+    clock.advance(seconds=seconds)
+    await running.ticker.tick()
+    await running.sender.idle()
+    await fake.idle()
+
+
+async def drive(
+    fake: FakeBotApi,
+    running: RunningBot,
+    clock: FakeClock,
+    done: Callable[[], bool],
+    *,
+    chat_id: int,
+    step: float = 31,
+    limit: int = 40,
+) -> None:
+    """Advance the clock in steps until `done()` and nothing is owed any more."""
+    for _ in range(limit):
+        await settle(fake, running, clock, step)
+        if done() and not await running.store.pending_effects(chat_id, 1):
+            return
+    raise AssertionError("the chat never settled")
