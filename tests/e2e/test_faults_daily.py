@@ -1,0 +1,46 @@
+"""Failures at a daily push and at its reveal: the day's question is shown exactly once."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from bot.app import RunningBot
+from tests.e2e.fault_helpers import TRANSIENT, has_buttons, nth, settle, text_has
+from tests.e2e.group_helpers import MEMBERS
+from tests.fakes import FakeBotApi, FakeChat
+from tests.fakes.clock import FakeClock
+
+ADMIN = MEMBERS[0]
+GROUP = FakeChat.supergroup(-1005550077, "Daily faults")
+
+
+async def _no_wait(seconds: float) -> None:
+    return None
+
+
+@pytest.mark.parametrize("where", ["push", "reveal"])
+@pytest.mark.parametrize("fault", list(TRANSIENT))
+async def test_a_transient_failure_of_a_daily_push_or_its_reveal_shows_it_once(
+    fake: FakeBotApi, bot: RunningBot, clock: FakeClock, fault: str, where: str
+) -> None:
+    """The push is retried to exactly one question, which is revealed exactly once."""
+    bot.daily_sender.sleep = _no_wait
+    fake.set_admins(GROUP.id, [ADMIN.id])
+    fake.send_message(GROUP, ADMIN, "/daily 10:00 UTC")
+    await fake.idle()
+    when = nth(1, has_buttons) if where == "push" else nth(1, text_has("💡"))
+    injected = fake.inject(
+        "sendMessage" if where == "push" else "editMessageText", TRANSIENT[fault], when=when
+    )
+    clock.set(datetime(2026, 12, 2, 10, 0, tzinfo=UTC))
+    await bot.daily_sender.run_once()
+    await fake.idle()
+    for step in (6 * 3600, 6 * 3600, 60, 60):  # open for 12 hours, then retries
+        await settle(fake, bot, clock, step)
+    assert injected.hits
+    questions = [m for m in fake.bot_messages(GROUP.id) if (m.text or "").startswith("❓ <b>")]
+    assert len(questions) == 1
+    assert questions[0].reply_markup is None and "💡" in (questions[0].text or "")
+    assert not await bot.store.pending_effects(GROUP.id, 1)
