@@ -34,7 +34,7 @@ from bot.handlers.answers import AnswerHandlers
 from bot.handlers.chat_events import ChatEventHandlers
 from bot.handlers.commands import CommandHandlers
 from bot.handlers.settings import SettingsHandlers
-from bot.handlers.throttle import CommandThrottle
+from bot.handlers.throttle import CommandThrottle, OncePer
 from bot.http import AiohttpRequest
 from bot.ratelimit import SlidingWindowRateLimiter
 from bot.runners.polling import polling
@@ -164,6 +164,7 @@ async def running_bot(
                 daily,
                 sender,
                 throttle,
+                OncePer(clock=seconds),
             ),
             settings=SettingsHandlers(daily, chats, catalog, throttle),
             answers=AnswerHandlers(quiz, rounds, sender, live),

@@ -14,7 +14,7 @@ from bot.core.quiz import QuizService, StillOpen
 from bot.core.rounds import NoRound, NotAllowed, RoundRunning, RoundService
 from bot.handlers.admin import ADMINS_ONLY, may_change_settings
 from bot.handlers.common import chat_ref, player, reply, thread_of
-from bot.handlers.throttle import SLOW_DOWN, CommandThrottle, Verdict
+from bot.handlers.throttle import SLOW_DOWN, CommandThrottle, OncePer, Verdict
 from bot.parsing import (
     ShowTimezone,
     Usage,
@@ -46,7 +46,9 @@ class CommandHandlers:
         daily: DailyService,
         sender: Sender,
         throttle: CommandThrottle,
+        pointed: OncePer,
     ) -> None:
+        self._pointed = pointed
         self._quiz = quiz
         self._rounds = rounds
         self._boards = boards
@@ -76,7 +78,8 @@ class CommandHandlers:
         if request.size is None:
             outcome = await self._quiz.quiz(chat, thread_of(message))
             if isinstance(outcome, StillOpen):
-                await reply(message, render.STILL_OPEN, to=outcome.ask.message_id)
+                if self._pointed.first(outcome.ask.id):
+                    await reply(message, render.STILL_OPEN, to=outcome.ask.message_id)
                 return
         else:
             started = await self._rounds.start(chat, thread_of(message), user.id, request.size)

@@ -58,3 +58,23 @@ class CommandThrottle:
         }
         self._warned &= self._recent.keys()
         self._sweep_at = now + self._window
+
+
+class OncePer:
+    """Says a thing about the same subject at most once per `window` (e.g. pointing a group at
+    its open question: twenty members sending /quiz get one pointer, not twenty)."""
+
+    def __init__(self, window: float = WINDOW_SECONDS, clock: Callable[[], float] = time.monotonic):
+        self._window = window
+        self._clock = clock
+        self._said: dict[object, float] = {}
+
+    def first(self, subject: object) -> bool:
+        now = self._clock()
+        if len(self._said) > 4096:
+            self._said = {k: t for k, t in self._said.items() if t > now - self._window}
+        said = self._said.get(subject)
+        if said is not None and said > now - self._window:
+            return False
+        self._said[subject] = now
+        return True

@@ -77,7 +77,8 @@ async def test_round_is_never_longer_than_the_deck(core: Core) -> None:
     started = await core.rounds.start(PRIVATE, None, ALICE.id, 20)
     assert isinstance(started, Queued)
     running = await core.store.running_round(PRIVATE.id)
-    assert running is not None and running.size == 3
+    assert running is not None
+    assert running.size == 3
 
 
 async def test_a_second_round_is_refused_and_a_repeated_next_does_nothing(core: Core) -> None:
@@ -114,4 +115,5 @@ async def test_stop_needs_the_starter_or_an_admin_and_reveals_the_open_question(
     assert (await _kinds(core, GROUP.id))[-2:] == [EffectKind.REVEAL, EffectKind.SUMMARY]
     assert isinstance(await core.rounds.stop(GROUP.id, ALICE.id, _yes), NoRound)
     summary = await core.rounds.summary((await core.store.round_asks(1))[0].round_id or 0)
-    assert summary is not None and summary.stopped
+    assert summary is not None
+    assert summary.stopped

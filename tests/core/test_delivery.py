@@ -28,7 +28,8 @@ async def test_a_transient_failure_waits_its_back_off_then_goes_again(core: Core
     core.clock.advance(seconds=BACKOFF_SECONDS[0])
     assert await core.delivery.due_chats() == [GROUP.id]
     (again,) = await core.delivery.due(GROUP.id)
-    assert again.effect.id == item.effect.id and again.effect.attempts == 1
+    assert again.effect.id == item.effect.id
+    assert again.effect.attempts == 1
 
 
 async def test_a_429_waits_exactly_retry_after(core: Core) -> None:
@@ -54,7 +55,8 @@ async def test_a_question_that_can_never_be_posted_ends_its_round_with_a_notice(
     assert isinstance(notice, Notice)
     assert "Bad Gateway" in notice.text
     ask = await core.store.get_ask(item.ask.id)
-    assert ask is not None and ask.is_closed
+    assert ask is not None
+    assert ask.is_closed
     assert await core.store.running_round(GROUP.id) is None
     assert isinstance(await core.rounds.start(GROUP, None, ALICE.id, 2), Queued)
 

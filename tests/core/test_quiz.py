@@ -46,7 +46,8 @@ async def test_private_answer_closes_and_owes_the_mark_and_the_explanation(core:
     assert isinstance(result, Recorded)
     assert result.answer.correct
     stored = await core.store.get_ask(ask.id)
-    assert stored is not None and stored.is_closed
+    assert stored is not None
+    assert stored.is_closed
     assert await _kinds(core, PRIVATE.id) == [
         EffectKind.QUESTION,
         EffectKind.ANSWERED,

@@ -41,7 +41,8 @@ def _assert_round_shown_once(fake: FakeBotApi) -> None:
     assert len(questions) == 2
     for question in questions:
         assert question.reply_markup is None, "every question was revealed"
-        assert question.text is not None and "💡" in question.text
+        assert question.text is not None
+        assert "💡" in question.text
     assert len(_summaries(fake)) == 1
 
 

@@ -51,9 +51,7 @@ async def _play(fake: FakeBotApi, bot: RunningBot, clock: FakeClock) -> None:
     chat = alice_private()
     fake.send_message(chat, ALICE, "/quiz 2")
     for number in (1, 2):
-        question = await _until(
-            fake, bot, clock, lambda n=number: _mine(fake, ("❓",))[n - 1 : n]
-        )
+        question = await _until(fake, bot, clock, lambda n=number: _mine(fake, ("❓",))[n - 1 : n])
         query = fake.press_button(chat, ALICE, question.message_id, question.callback_data[0])
         await fake.callback_answer(query)
         explanation = await _until(

@@ -1,0 +1,104 @@
+"""Odd input from users: every command answers clearly, nothing breaks, edits run nothing."""
+
+from __future__ import annotations
+
+import logging
+import time
+
+import pytest
+
+from bot.app import RunningBot
+from tests.e2e.conftest import ALICE, alice_private
+from tests.e2e.group_helpers import GROUP, MEMBERS, TOPIC, group_quiz
+from tests.fakes import FakeBotApi
+from tests.fakes.clock import FakeClock
+
+ODD = [
+    "²",
+    "٣",
+    "５",
+    "-1",
+    "+5",
+    "0",
+    "99999999999999999999999",
+    "<b>bold</b>",
+    "&amp; &",
+    "</i>",
+    "\u202e\u200b",
+    "Europe/Berlin x",
+    "../../etc/passwd",
+    "A" * 5000,
+    "🙂" * 300,
+    "off off",
+    "25:00",
+    "9:60",
+]
+COMMANDS = ["/quiz", "/leaderboard", "/timezone", "/daily", "/deck", "/me", "/stop", "/help"]
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+async def test_every_command_answers_odd_arguments_with_a_reply_telegram_accepts(
+    fake: FakeBotApi, bot: RunningBot, command: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Digits of other scripts, HTML, huge text: each gets a reply, and no handler fails."""
+    caplog.set_level(logging.ERROR)
+    chat = alice_private()
+    for argument in ODD:
+        since = len(fake.calls)
+        fake.send_message(chat, ALICE, f"{command} {argument}")
+        await fake.idle()
+        replies = [c for c in fake.calls[since:] if c.method in ("sendMessage", "editMessageText")]
+        assert replies, f"{command} {argument[:20]!r} got no reply"
+        assert all(c.status == 200 for c in replies), [c.description for c in replies]
+    assert not fake.internal_errors
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
+
+
+def _edit(fake: FakeBotApi, message: dict[str, object], text: str) -> None:
+    edited = dict(message) | {"text": text, "edit_date": int(time.time())}
+    fake.push_update({"edited_message": edited})
+
+
+async def test_an_edited_command_runs_nothing(fake: FakeBotApi, bot: RunningBot) -> None:
+    """Editing `/quiz` (or editing a message into `/quiz 5`) asks no question."""
+    sent = fake.send_message(alice_private(), ALICE, "/quiz")
+    await fake.idle()
+    since = len(fake.calls)
+    _edit(fake, sent, "/quiz 5")
+    other = fake.send_message(alice_private(), ALICE, "hello")
+    _edit(fake, other, "/quiz")
+    await fake.idle()
+    assert [c.method for c in fake.calls[since:] if c.method != "getUpdates"] == []
+
+
+async def test_twenty_quiz_commands_in_a_group_post_one_question_and_one_pointer(
+    fake: FakeBotApi, bot: RunningBot, clock: FakeClock
+) -> None:
+    """A crowd sending /quiz at once gets one question and one reply pointing at it."""
+    question = await group_quiz(fake, MEMBERS[0])
+    since = len(fake.calls)
+    for member in MEMBERS[1:20]:
+        fake.send_message(GROUP, member, "/quiz", thread_id=TOPIC)
+    await fake.idle()
+    sends = [c for c in fake.calls[since:] if c.method == "sendMessage"]
+    assert len(sends) == 1
+    assert "still open" in sends[0].params["text"]
+    assert sends[0].params["reply_parameters"]["message_id"] == question.message_id
+
+
+async def test_a_member_repeating_commands_is_told_once_then_ignored(
+    fake: FakeBotApi, bot: RunningBot, clock: FakeClock
+) -> None:
+    """Past a few commands a minute a member gets one 'easy' reply, then silence, then service."""
+    since = len(fake.calls)
+    for _ in range(10):
+        fake.send_message(GROUP, MEMBERS[5], "/leaderboard", thread_id=TOPIC)
+    await fake.idle()
+    texts = [str(c.params["text"]) for c in fake.calls[since:] if c.method == "sendMessage"]
+    assert len(texts) == 7
+    assert sum(text.startswith("⏳ Easy") for text in texts) == 1
+    clock.advance(seconds=61)
+    since = len(fake.calls)
+    fake.send_message(GROUP, MEMBERS[5], "/leaderboard", thread_id=TOPIC)
+    await fake.idle()
+    assert [c.method for c in fake.calls[since:] if c.method == "sendMessage"] == ["sendMessage"]
