@@ -42,7 +42,9 @@ from bot.workers.live_count import LiveCounts
 
 log = logging.getLogger(__name__)
 
-STOP_TIMEOUT_SECONDS = 10.0
+# On stop, sends already on the wire get this long to finish; messages still waiting for their
+# chat's window stay owed and go out after the next start.
+STOP_GRACE_SECONDS = 2.0
 # Edits that find the message already as wanted, or gone, have nothing left to do.
 _EDIT_SETTLED = ("message is not modified", "message to edit not found")
 
@@ -86,7 +88,7 @@ class Sender:
         tasks = list(self._tasks.values())
         if not tasks:
             return
-        _, pending = await asyncio.wait(tasks, timeout=STOP_TIMEOUT_SECONDS)
+        _, pending = await asyncio.wait(tasks, timeout=STOP_GRACE_SECONDS)
         for task in pending:  # what is not sent stays owed for the next start
             task.cancel()
         await asyncio.gather(*pending, return_exceptions=True)
