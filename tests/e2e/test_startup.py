@@ -1,0 +1,31 @@
+"""Start-up failures an operator meets: the clear line, and nothing left open behind it."""
+
+from __future__ import annotations
+
+import socket
+from pathlib import Path
+
+from tests.e2e.test_process import _env, _run
+
+
+def _closed_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+async def test_no_network_at_start_prints_one_clear_line_and_closes_everything(
+    tmp_path: Path,
+) -> None:
+    """Bot API unreachable: exit 1 with 'cannot reach the Bot API', no unclosed sessions."""
+    env = _env(
+        TELEGRAM_BOT_TOKEN="123:abc",
+        QUIZBOT_API_BASE_URL=f"http://127.0.0.1:{_closed_port()}",
+        QUIZBOT_DATABASE=str(tmp_path / "q.sqlite3"),
+    )
+    code, out, err = await _run(cwd=tmp_path, env=env)
+    assert code == 1
+    assert "quizbot: cannot reach the Bot API" in err
+    assert "Unclosed" not in err
+    assert "Traceback" not in err
+    assert "123:abc" not in err
