@@ -48,7 +48,7 @@ from pathlib import Path
 from random import Random
 from typing import Any, BinaryIO
 
-from storage.db import Database
+from storage.sqlite.db import Database
 from tests.fakes import FakeBotApi, JsonDict, RateLimits
 from tests.fakes.ratelimit import is_rate_limited_method
 

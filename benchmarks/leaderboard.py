@@ -3,7 +3,7 @@
 Fills a fresh database through the real schema (the trigger on `answers` keeps `period_scores`)
 with a year of answers over many chats, one of them much larger than the rest, then times the
 week, month and all-time boards of the largest chat and a `/me` summary through
-`LeaderboardRepository`, the way the bot calls them.
+`SqliteStore` (`top` and `standing`), the way the bot calls them.
 """
 
 from __future__ import annotations
@@ -21,10 +21,11 @@ from pathlib import Path
 from random import Random
 from zoneinfo import ZoneInfo
 
-from bot.core.periods import PeriodKind, period_range, period_start
-from storage.db import Database
-from storage.leaderboards import LeaderboardRepository
-from storage.repository import from_ms, to_ms
+from bot.core.model import PeriodKind
+from bot.core.periods import period_range, period_start
+from storage.sqlite import SqliteStore
+from storage.sqlite.db import Database
+from storage.sqlite.rows import from_ms, to_ms
 
 NOW = datetime(2026, 11, 29, 20, 0, tzinfo=UTC)  # a Sunday evening: the week is nearly full
 SPAN = timedelta(days=365)
@@ -147,7 +148,7 @@ async def _timed(call: Callable[[], Awaitable[object]], repeat: int) -> tuple[fl
 
 
 async def check_against_rebuild(
-    db: Database, boards: LeaderboardRepository, chat_id: int, zone: ZoneInfo
+    db: Database, boards: SqliteStore, chat_id: int, zone: ZoneInfo
 ) -> None:
     """The trigger's rows for the chat must equal a recount of its answers in Python."""
     query = (
@@ -156,18 +157,23 @@ async def check_against_rebuild(
     )
     kept = [tuple(row) for row in await db.fetch_all(query, (chat_id,))]
     started = time.perf_counter()
-    await boards.rebuild_chat(chat_id, zone)
+    await boards.rebuild_chat(chat_id, partial(_bounds, zone=zone))
     took = time.perf_counter() - started
     if [tuple(row) for row in await db.fetch_all(query, (chat_id,))] != kept:
         raise SystemExit("period_scores kept by the trigger differ from a recount")
     print(f"trigger rows ({len(kept):,}) match a recount; rebuild_chat took {took:.1f} s")
 
 
+def _bounds(kind: PeriodKind, moment: datetime, zone: ZoneInfo) -> tuple[datetime, datetime]:
+    return period_range(kind, moment, zone)
+
+
 async def measure(path: Path, chat_id: int, repeat: int) -> None:
     db = await Database.open(path)
+    boards = await SqliteStore.open(path)
     try:
-        boards = LeaderboardRepository(db)
-        zone = await boards.chat_zone(chat_id, ZoneInfo("UTC"))
+        row = await db.fetch_one("SELECT timezone FROM chats WHERE id = ?", (chat_id,))
+        zone = ZoneInfo(row[0] if row and row[0] else "UTC")
         size = await db.fetch_one(
             "SELECT count(*), count(DISTINCT user_id) FROM answers WHERE chat_id = ?", (chat_id,)
         )
@@ -180,20 +186,39 @@ async def measure(path: Path, chat_id: int, repeat: int) -> None:
         for kind in PeriodKind:
             start = period_start(kind, NOW, zone)
             # The last-ranked user: the worst case for counting who is ahead of the viewer.
-            full = await boards.top(chat_id, kind, start, limit=1_000_000)
-            viewer = full.entries[-1]
-            board = partial(boards.top, chat_id, kind, start, viewer_id=viewer.user_id)
+            full = await boards.top(chat_id, kind, start, 1_000_000)
+            viewer = full[-1].player.id
+            standing = await boards.standing(chat_id, kind, start, viewer)
+            assert standing is not None
+            rank = standing.ahead + 1
+            board = partial(_board, boards, chat_id, kind, start, viewer)
             p50, p99 = await _timed(board, repeat)
             label = f"top {kind.value} + viewer"
-            print(f"{label:<28}{len(full.entries):>11}{viewer.rank:>13}{p50:>9.2f}{p99:>9.2f}")
+            print(f"{label:<28}{len(full):>11}{rank:>13}{p50:>9.2f}{p99:>9.2f}")
 
         week_start = period_start(PeriodKind.WEEK, NOW, zone)
-        summary = partial(boards.player_summary, chat_id, viewer.user_id, week_start)
+        summary = partial(_summary, boards, chat_id, viewer, week_start)
         p50, p99 = await _timed(summary, repeat)
-        print(f"{'player_summary (/me)':<28}{'':>11}{viewer.rank:>13}{p50:>9.2f}{p99:>9.2f}")
+        print(f"{'player_summary (/me)':<28}{'':>11}{rank:>13}{p50:>9.2f}{p99:>9.2f}")
         await check_against_rebuild(db, boards, chat_id, zone)
     finally:
+        await boards.close()
         await db.close()
+
+
+async def _board(
+    boards: SqliteStore, chat_id: int, kind: PeriodKind, start: datetime, viewer: int
+) -> object:
+    """A board as the bot shows it: the top ten and the viewer's own standing."""
+    return await boards.top(chat_id, kind, start, 10), await boards.standing(
+        chat_id, kind, start, viewer
+    )
+
+
+async def _summary(boards: SqliteStore, chat_id: int, viewer: int, week_start: datetime) -> object:
+    """`/me`: the all-time standing (points, streaks, rank) and this week's."""
+    overall = await boards.standing(chat_id, PeriodKind.ALL, week_start, viewer)
+    return overall, await boards.standing(chat_id, PeriodKind.WEEK, week_start, viewer)
 
 
 async def create(path: Path) -> None:

@@ -51,7 +51,8 @@ class DailyQueries(StoreBase):
         found = await self._db.fetch_all(
             f"SELECT {rows.SCHEDULE_COLUMNS}, c.timezone "
             "FROM daily_schedules AS s JOIN chats AS c ON c.id = s.chat_id "
-            "WHERE s.enabled = 1 AND s.next_slot_at <= ? ORDER BY s.next_slot_at LIMIT ?",
+            "WHERE s.enabled = 1 AND s.next_slot_at <= ? "
+            "ORDER BY s.next_slot_at, s.chat_id LIMIT ?",
             (to_ms(now), limit),
         )
         return [(rows.schedule(row), row["timezone"]) for row in found]

@@ -10,9 +10,11 @@ from storage.sqlite.base import StoreBase
 from storage.sqlite.rows import to_ms
 from storage.sqlite.writes import EFFECT_FAILED, SqliteWrites
 
-# Served by the partial index effects_pending_due; the most overdue chat first.
+# The most overdue chat first. Only the due rows are read, from the partial index (left to
+# itself the planner may prefer to walk every pending row in chat order for the GROUP BY).
 DUE_EFFECT_CHATS = (
-    "SELECT chat_id FROM effects WHERE status = 'pending' AND not_before <= ? "
+    "SELECT chat_id FROM effects INDEXED BY effects_pending_due "
+    "WHERE status = 'pending' AND not_before <= ? "
     "GROUP BY chat_id ORDER BY min(not_before), chat_id LIMIT ?"
 )
 # Served by the partial index effects_pending_by_chat.

@@ -1,14 +1,11 @@
-"""Leaderboards and /me figures on a real database, kept by the trigger on answers."""
+"""Board rows and standings on a real database, kept by the trigger on answers."""
 
 from __future__ import annotations
 
 from datetime import datetime, timedelta
-from zoneinfo import ZoneInfo
 
-from bot.core.model import Player
-from bot.core.leaderboard import Leaderboard
-from bot.core.periods import EPOCH, PeriodKind
-from tests.storage.boards import ALICE, BOB, CAROL, DAVE, UTC_ZONE, Boards, utc
+from bot.core.model import EPOCH, BoardRow, PeriodKind, Player
+from tests.storage.helpers import ALICE, BOB, CAROL, DAVE, UTC_ZONE, Boards, peek, utc
 
 CHAT = -100123
 OTHER_CHAT = -100456
@@ -16,116 +13,110 @@ DAY = utc(2026, 12, 2, 9)
 WEEK = utc(2026, 11, 30)
 
 
-def lines(board: Leaderboard) -> list[tuple[int, int]]:
-    return [(e.rank, e.user_id) for e in board.entries]
+def ids(rows: list[BoardRow]) -> list[int]:
+    return [row.player.id for row in rows]
+
+
+def better(b: BoardRow, v: BoardRow) -> bool:
+    """What `ahead` counts: more correct, else higher accuracy, else an earlier reached_at."""
+    if b.correct != v.correct:
+        return b.correct > v.correct
+    left, right = b.correct * v.answered, v.correct * b.answered
+    if left != right:
+        return left > right
+    return b.reached_at is not None and v.reached_at is not None and b.reached_at < v.reached_at
 
 
 async def test_board_orders_users_by_correct_answers(boards: Boards) -> None:
-    """More correct answers rank higher, whatever the order they were given in."""
+    """More correct answers come first, whatever the order they were given in."""
     await boards.play(CHAT, DAY, {ALICE: True, BOB: True, CAROL: False})
     await boards.play(CHAT, DAY + timedelta(hours=1), {BOB: True, CAROL: True, ALICE: False})
     await boards.play(CHAT, DAY + timedelta(hours=2), {BOB: True})
-    board = await boards.boards.top(CHAT, PeriodKind.ALL, EPOCH)
-    assert lines(board) == [(1, BOB.id), (2, ALICE.id), (3, CAROL.id)]
-    assert [(e.correct, e.answered) for e in board.entries] == [(3, 3), (1, 2), (1, 2)]
-    assert board.viewer is None
+    top = await boards.store.top(CHAT, PeriodKind.ALL, EPOCH, 10)
+    assert ids(top) == [BOB.id, ALICE.id, CAROL.id]
+    assert [(r.correct, r.answered) for r in top] == [(3, 3), (1, 2), (1, 2)]
 
 
-async def test_equal_correct_answers_are_ranked_by_accuracy(boards: Boards) -> None:
-    """Correct answers come first; with as many right, higher accuracy beats an earlier finish."""
+async def test_equal_correct_answers_are_ordered_by_accuracy_then_reached_at(
+    boards: Boards,
+) -> None:
+    """Correct answers first; with as many right, higher accuracy beats an earlier finish."""
     await boards.play(CHAT, DAY, {BOB: True, CAROL: False})
     await boards.play(CHAT, DAY + timedelta(hours=1), {ALICE: True, BOB: True, CAROL: True})
     await boards.play(CHAT, DAY + timedelta(hours=2), {ALICE: True, BOB: False, CAROL: True})
     await boards.play(CHAT, DAY + timedelta(hours=3), {CAROL: False})
     await boards.play(CHAT, DAY + timedelta(hours=4), {CAROL: True})
-    board = await boards.boards.top(CHAT, PeriodKind.WEEK, WEEK)
-    assert lines(board) == [(1, CAROL.id), (2, ALICE.id), (3, BOB.id)]
-    assert [e.accuracy for e in board.entries] == [3 / 5, 1.0, 2 / 3]
-    assert board.entries[1].reached_at == DAY + timedelta(hours=2)
-    assert board.entries[2].reached_at == DAY + timedelta(hours=1)
-    below = await boards.boards.top(CHAT, PeriodKind.WEEK, WEEK, limit=2, viewer_id=BOB.id)
-    assert below.viewer is not None
-    assert below.viewer.rank == 3
+    top = await boards.store.top(CHAT, PeriodKind.WEEK, WEEK, 10)
+    assert ids(top) == [CAROL.id, ALICE.id, BOB.id]
+    assert [(r.correct, r.answered) for r in top] == [(3, 5), (2, 2), (2, 3)]
+    assert [r.reached_at for r in top[1:]] == [DAY + timedelta(hours=2), DAY + timedelta(hours=1)]
+    bob = await boards.store.standing(CHAT, PeriodKind.WEEK, WEEK, BOB.id)
+    assert bob is not None
+    assert (bob.ahead, bob.row) == (2, top[2])
 
 
 async def test_equal_score_and_accuracy_go_to_who_got_there_first(boards: Boards) -> None:
-    """Same correct count and accuracy: the earlier last correct answer ranks first."""
+    """Same correct count and accuracy: the earlier last correct answer is ahead."""
     await boards.play(CHAT, DAY, {ALICE: True})
     await boards.play(CHAT, DAY + timedelta(hours=1), {BOB: True})
     await boards.play(CHAT, DAY + timedelta(hours=2), {BOB: True})
     await boards.play(CHAT, DAY + timedelta(hours=3), {ALICE: True})
-    board = await boards.boards.top(CHAT, PeriodKind.MONTH, utc(2026, 12, 1))
-    assert lines(board) == [(1, BOB.id), (2, ALICE.id)]
-    assert board.entries[0].reached_at == DAY + timedelta(hours=2)
-    below = await boards.boards.top(CHAT, PeriodKind.MONTH, utc(2026, 12, 1), limit=1, viewer_id=1)
-    assert below.viewer is not None
-    assert below.viewer.rank == 2
+    month = utc(2026, 12, 1)
+    assert ids(await boards.store.top(CHAT, PeriodKind.MONTH, month, 10)) == [BOB.id, ALICE.id]
+    alice = await boards.store.standing(CHAT, PeriodKind.MONTH, month, ALICE.id)
+    assert alice is not None
+    assert (alice.ahead, alice.row.reached_at) == (1, DAY + timedelta(hours=3))
 
 
-async def test_full_ties_share_a_rank_and_the_next_rank_skips(boards: Boards) -> None:
-    """Users equal on all three keys share a rank; the next one is ranked 4th (1, 2, 2, 4)."""
+async def test_full_ties_are_not_counted_as_ahead(boards: Boards) -> None:
+    """Users equal on all three keys are not ahead of each other (ranks 1, 2, 2, 4)."""
     await boards.play(CHAT, DAY, {ALICE: True, BOB: True, CAROL: True, DAVE: False})
     await boards.play(CHAT, DAY + timedelta(hours=1), {ALICE: True, BOB: False, CAROL: False})
-    board = await boards.boards.top(CHAT, PeriodKind.ALL, EPOCH)
-    assert lines(board) == [(1, ALICE.id), (2, BOB.id), (2, CAROL.id), (4, DAVE.id)]
-    everyone_tied = await boards.boards.top(CHAT, PeriodKind.ALL, EPOCH, viewer_id=CAROL.id)
-    assert everyone_tied.viewer is None
+    top = await boards.store.top(CHAT, PeriodKind.ALL, EPOCH, 10)
+    assert ids(top) == [ALICE.id, BOB.id, CAROL.id, DAVE.id]
+    aheads = []
+    for player in (ALICE, BOB, CAROL, DAVE):
+        standing = await boards.store.standing(CHAT, PeriodKind.ALL, EPOCH, player.id)
+        assert standing is not None
+        aheads.append(standing.ahead)
+    assert aheads == [0, 1, 1, 3]
 
 
-async def test_viewer_outside_the_top_gets_their_own_line(boards: Boards) -> None:
-    """A caller ranked 12th sees the top 10 and their own line with rank 12 below."""
-    players = [Player(100 + i, f"P{i}") for i in range(12)]
-    for question in range(12):
-        at = DAY + timedelta(minutes=question)
-        await boards.play(CHAT, at, {p: question < 12 - i for i, p in enumerate(players)})
-    board = await boards.boards.top(CHAT, PeriodKind.WEEK, WEEK, viewer_id=players[11].id)
-    assert lines(board) == [(i + 1, players[i].id) for i in range(10)]
-    assert board.viewer is not None
-    assert (board.viewer.rank, board.viewer.user_id, board.viewer.correct) == (12, 111, 1)
-    inside = await boards.boards.top(CHAT, PeriodKind.WEEK, WEEK, viewer_id=players[3].id)
-    assert inside.viewer is None
-    stranger = await boards.boards.top(CHAT, PeriodKind.WEEK, WEEK, viewer_id=999)
-    assert stranger.viewer is None
-    shorter = await boards.boards.top(CHAT, PeriodKind.WEEK, WEEK, limit=3)
-    assert len(shorter.entries) == 3
-
-
-async def test_viewer_with_no_correct_answer_ranks_after_everyone_right(boards: Boards) -> None:
-    """Users with nothing right tie with each other, below all who got something right."""
+async def test_user_with_no_correct_answer_is_behind_everyone_right(boards: Boards) -> None:
+    """Users with nothing right tie with each other, behind all who got something right."""
     await boards.play(CHAT, DAY, {ALICE: True, BOB: False, CAROL: False})
-    board = await boards.boards.top(CHAT, PeriodKind.ALL, EPOCH, limit=1, viewer_id=CAROL.id)
-    assert board.viewer is not None
-    assert (board.viewer.rank, board.viewer.reached_at, board.viewer.accuracy) == (2, None, 0.0)
+    carol = await boards.store.standing(CHAT, PeriodKind.ALL, EPOCH, CAROL.id)
+    assert carol is not None
+    assert (carol.ahead, carol.row.reached_at, carol.row.correct) == (1, None, 0)
 
 
-async def test_viewer_ranks_agree_with_the_full_board(boards: Boards) -> None:
-    """Every user's own-line rank is the rank they have on the complete board, in every period."""
+async def test_standings_agree_with_the_full_board(boards: Boards) -> None:
+    """In every period `ahead` counts exactly the better rows, and no row precedes a better one."""
     await boards.random_history(CHAT, UTC_ZONE, seed=7)
-    starts = await boards.db.fetch_all(
-        "SELECT DISTINCT period, period_start FROM period_scores WHERE chat_id = ?", (CHAT,)
+    starts = peek(
+        boards.path,
+        "SELECT DISTINCT period, period_start FROM period_scores WHERE chat_id = ?",
+        (CHAT,),
     )
     assert len(starts) > 10
     for period, start_ms in starts:
-        kind, start = PeriodKind(period), EPOCH + timedelta(milliseconds=start_ms)
-        full = await boards.boards.top(CHAT, kind, start, limit=100)
-        for entry in full.entries:
-            alone = await boards.boards.top(CHAT, kind, start, limit=0, viewer_id=entry.user_id)
-            assert alone.viewer == entry
-        summary = await boards.boards.player_summary(CHAT, full.entries[-1].user_id, start)
-        assert summary is not None
-        if kind is PeriodKind.WEEK:
-            assert summary.week_rank == full.entries[-1].rank
+        assert isinstance(start_ms, int)
+        kind, start = PeriodKind(str(period)), EPOCH + timedelta(milliseconds=start_ms)
+        full = await boards.store.top(CHAT, kind, start, 100)
+        for index, row in enumerate(full):
+            assert not any(better(later, row) for later in full[index + 1 :])
+            standing = await boards.store.standing(CHAT, kind, start, row.player.id)
+            assert standing is not None
+            assert standing.row == row
+            assert standing.ahead == sum(better(other, row) for other in full)
+        assert len(await boards.store.top(CHAT, kind, start, 3)) == min(3, len(full))
 
 
-async def test_entries_carry_the_users_names(boards: Boards) -> None:
-    """Each line has first and last name and username, and a display name from both names."""
+async def test_rows_carry_the_players_names(boards: Boards) -> None:
+    """Each row has the player's first and last name and username."""
     await boards.play(CHAT, DAY, {ALICE: True, BOB: True})
-    board = await boards.boards.top(CHAT, PeriodKind.ALL, EPOCH, limit=1, viewer_id=BOB.id)
-    alice = board.entries[0]
-    assert (alice.first_name, alice.last_name, alice.username) == ("Alice", "Liddell", "alice")
-    assert alice.display_name == "Alice Liddell"
-    assert board.viewer is not None
-    assert board.viewer.display_name == "Bob"
+    top = await boards.store.top(CHAT, PeriodKind.ALL, EPOCH, 10)
+    assert [row.player for row in top] == [ALICE, BOB]
 
 
 async def test_week_month_and_all_time_count_only_their_own_answers(boards: Boards) -> None:
@@ -136,69 +127,60 @@ async def test_week_month_and_all_time_count_only_their_own_answers(boards: Boar
     await boards.play(CHAT, utc(2026, 12, 1, 12), {CAROL: True})
 
     async def users(kind: PeriodKind, start: datetime) -> set[int]:
-        board = await boards.boards.top(CHAT, kind, start)
-        return {e.user_id for e in board.entries}
+        return set(await boards.users_on(CHAT, kind, start))
 
     assert await users(PeriodKind.WEEK, WEEK) == {DAVE.id, CAROL.id}
     assert await users(PeriodKind.WEEK, utc(2026, 11, 23)) == {BOB.id}
     assert await users(PeriodKind.MONTH, utc(2026, 11, 1)) == {BOB.id, DAVE.id}
     assert await users(PeriodKind.ALL, EPOCH) == {ALICE.id, BOB.id, CAROL.id, DAVE.id}
-    december = await boards.boards.top(CHAT, PeriodKind.MONTH, utc(2026, 12, 1))
-    assert [e.user_id for e in december.entries] == [CAROL.id]
+    # For all time the start is ignored.
+    assert await users(PeriodKind.ALL, DAY) == {ALICE.id, BOB.id, CAROL.id, DAVE.id}
 
 
 async def test_boards_are_per_chat(boards: Boards) -> None:
-    """Answers in another chat do not show on this chat's boards or in its ranks."""
+    """Answers in another chat do not show on this chat's board or in its standings."""
     await boards.play(CHAT, DAY, {ALICE: True})
     await boards.play(OTHER_CHAT, DAY, {BOB: True, ALICE: False})
-    here = await boards.boards.top(CHAT, PeriodKind.ALL, EPOCH, viewer_id=BOB.id)
-    assert (lines(here), here.viewer) == ([(1, ALICE.id)], None)
-    there = await boards.boards.top(OTHER_CHAT, PeriodKind.ALL, EPOCH)
-    assert lines(there) == [(1, BOB.id), (2, ALICE.id)]
+    assert await boards.users_on(CHAT, PeriodKind.ALL, EPOCH) == [ALICE.id]
+    assert await boards.store.standing(CHAT, PeriodKind.ALL, EPOCH, BOB.id) is None
+    assert await boards.users_on(OTHER_CHAT, PeriodKind.ALL, EPOCH) == [BOB.id, ALICE.id]
+    alice_there = await boards.store.standing(OTHER_CHAT, PeriodKind.ALL, EPOCH, ALICE.id)
+    assert alice_there is not None
+    assert alice_there.ahead == 1
 
 
-async def test_summary_has_points_accuracy_streaks_and_ranks(boards: Boards) -> None:
-    """/me: points are all-time correct answers, with current and best streak and both ranks."""
+async def test_all_time_standing_has_current_and_best_streak(boards: Boards) -> None:
+    """Streaks follow the answers in time order, kept on the all-time row only."""
     results = [True, True, False, True, True, True, False, True]
-    last_week = utc(2026, 11, 24, 9)
     for i, correct in enumerate(results):
-        at = (last_week if i < 6 else DAY) + timedelta(hours=i)
+        at = (utc(2026, 11, 24, 9) if i < 6 else DAY) + timedelta(hours=i)
         await boards.play(CHAT, at, {ALICE: correct, BOB: True})
-    summary = await boards.boards.player_summary(CHAT, ALICE.id, WEEK)
-    assert summary is not None
-    assert (summary.points, summary.answered, summary.accuracy) == (6, 8, 0.75)
-    assert (summary.streak, summary.best_streak) == (1, 3)
-    assert (summary.week_rank, summary.all_rank) == (2, 2)
-    bob = await boards.boards.player_summary(CHAT, BOB.id, WEEK)
+    alice = await boards.store.standing(CHAT, PeriodKind.ALL, EPOCH, ALICE.id)
+    assert alice is not None
+    assert (alice.row.correct, alice.row.answered, alice.ahead) == (6, 8, 1)
+    assert (alice.streak, alice.best_streak) == (1, 3)
+    bob = await boards.store.standing(CHAT, PeriodKind.ALL, EPOCH, BOB.id)
     assert bob is not None
-    assert (bob.points, bob.streak, bob.best_streak, bob.week_rank, bob.all_rank) == (
-        8,
-        8,
-        8,
-        1,
-        1,
-    )
+    assert (bob.row.correct, bob.streak, bob.best_streak, bob.ahead) == (8, 8, 8, 0)
+    week = await boards.store.standing(CHAT, PeriodKind.WEEK, WEEK, ALICE.id)
+    assert week is not None
+    assert (week.row.correct, week.row.answered, week.ahead) == (1, 2, 1)
 
 
-async def test_summary_without_answers_this_week_has_no_week_rank(boards: Boards) -> None:
-    """A user who answered only in earlier weeks has an all-time rank and no week rank."""
+async def test_no_standing_for_a_period_without_answers(boards: Boards) -> None:
+    """A user who answered only in earlier weeks has an all-time standing, none this week."""
     await boards.play(CHAT, utc(2026, 11, 24), {ALICE: False})
-    summary = await boards.boards.player_summary(CHAT, ALICE.id, WEEK)
-    assert summary is not None
-    assert (summary.week_rank, summary.all_rank, summary.streak) == (None, 1, 0)
-    assert await boards.boards.player_summary(CHAT, BOB.id, WEEK) is None
-    assert await boards.boards.player_summary(OTHER_CHAT, ALICE.id, WEEK) is None
+    assert await boards.store.standing(CHAT, PeriodKind.WEEK, WEEK, ALICE.id) is None
+    alice = await boards.store.standing(CHAT, PeriodKind.ALL, EPOCH, ALICE.id)
+    assert alice is not None
+    assert (alice.ahead, alice.streak, alice.best_streak) == (0, 0, 0)
+    assert await boards.store.standing(CHAT, PeriodKind.ALL, EPOCH, BOB.id) is None
+    assert await boards.store.top(OTHER_CHAT, PeriodKind.ALL, EPOCH, 10) == []
 
 
-async def test_chat_zone_falls_back_to_the_default(boards: Boards) -> None:
-    """A chat without a zone, with an unknown one or not known at all gets the default zone."""
-    berlin = ZoneInfo("Europe/Berlin")
-    await boards.play(CHAT, DAY, {})
-    assert await boards.boards.chat_zone(CHAT, berlin) is berlin
-    assert await boards.boards.chat_zone(999, berlin) is berlin
-    async with boards.db.transaction() as conn:
-        await conn.execute("UPDATE chats SET timezone = 'Asia/Kolkata' WHERE id = ?", (CHAT,))
-    assert await boards.boards.chat_zone(CHAT, UTC_ZONE) == ZoneInfo("Asia/Kolkata")
-    async with boards.db.transaction() as conn:
-        await conn.execute("UPDATE chats SET timezone = 'Mars/Olympus' WHERE id = ?", (CHAT,))
-    assert await boards.boards.chat_zone(CHAT, berlin) is berlin
+async def test_top_and_standing_of_a_player_read_the_same_row(boards: Boards) -> None:
+    """`standing().row` is the row `top()` shows for that player."""
+    await boards.play(CHAT, DAY, {ALICE: True, DAVE: False})
+    [alice, dave] = await boards.store.top(CHAT, PeriodKind.WEEK, WEEK, 10)
+    assert alice == BoardRow(ALICE, 1, 1, DAY)
+    assert dave == BoardRow(Player(DAVE.id, "Dave", None, "dave"), 0, 1, None)

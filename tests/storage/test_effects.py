@@ -1,0 +1,189 @@
+"""The outbox (`effects`) against a real database file."""
+
+from __future__ import annotations
+
+import sqlite3
+from contextlib import closing
+from dataclasses import fields
+from datetime import datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+from bot.core.model import ChatKind, ChatRef, Effect, EffectKind, NewEffect
+from storage.sqlite import SqliteStore
+from storage.sqlite.effects import DUE_EFFECT_CHATS, PENDING_EFFECTS
+from tests.storage.helpers import count, draft, peek, utc
+
+NOW = utc(2026, 12, 2, 9, 30)
+CHAT = ChatRef(-100123, ChatKind.SUPERGROUP, "Study group")
+OTHER = ChatRef(-100456, ChatKind.SUPERGROUP)
+
+
+async def enqueue(store: SqliteStore, *effects: NewEffect, at: datetime = NOW) -> None:
+    async with store.transaction() as writes:
+        for chat in (CHAT, OTHER):
+            await writes.upsert_chat(chat, NOW)
+        for effect in effects:
+            await writes.enqueue(effect, at)
+
+
+def as_new(effect: Effect) -> NewEffect:
+    return NewEffect(**{field.name: getattr(effect, field.name) for field in fields(NewEffect)})
+
+
+def status(path: Path, effect: Effect) -> tuple[object, ...]:
+    """The row's status, attempts, last error and whether it has a done_at."""
+    [row] = peek(
+        path,
+        "SELECT status, attempts, last_error, done_at IS NOT NULL FROM effects WHERE id = ?",
+        (effect.id,),
+    )
+    return row
+
+
+async def test_enqueued_effects_come_back_pending_in_order_with_every_field(
+    store: SqliteStore,
+) -> None:
+    """Pending effects of a chat, oldest first, as enqueued, due at once (not_before = now)."""
+    async with store.transaction() as writes:
+        await writes.upsert_chat(CHAT, NOW)
+        ask = await writes.create_ask(draft(CHAT.id, NOW))
+        started = await writes.start_round(CHAT.id, 7, 1, 3, NOW)
+        assert started is not None
+        question = NewEffect(CHAT.id, EffectKind.QUESTION, thread_id=7, ask_id=ask.id)
+        explanation = NewEffect(
+            CHAT.id,
+            EffectKind.EXPLANATION,
+            thread_id=7,
+            ask_id=ask.id,
+            round_id=started.id,
+            user_id=1,
+            next_asked=2,
+            message_id=55,
+            text="Because.",
+        )
+        await writes.enqueue(question, NOW)
+        await writes.enqueue(explanation, NOW)
+    pending = await store.pending_effects(CHAT.id, 10)
+    assert [as_new(effect) for effect in pending] == [question, explanation]
+    assert pending[0].id < pending[1].id
+    assert [(e.attempts, e.not_before) for e in pending] == [(0, NOW), (0, NOW)]
+    assert [e.id for e in await store.pending_effects(CHAT.id, 1)] == [pending[0].id]
+    assert await store.pending_effects(OTHER.id, 10) == []
+
+
+async def test_every_effect_kind_is_accepted_and_no_other(
+    store: SqliteStore, db_path: Path
+) -> None:
+    """The table's CHECK lists exactly the model's EffectKind values."""
+    await enqueue(store, *(NewEffect(CHAT.id, kind) for kind in EffectKind))
+    assert [e.kind for e in await store.pending_effects(CHAT.id, 20)] == list(EffectKind)
+    with closing(sqlite3.connect(db_path)) as conn, pytest.raises(sqlite3.IntegrityError):
+        conn.execute(
+            "INSERT INTO effects (chat_id, kind, not_before, created_at) VALUES (?, 'shout', 0, 0)",
+            (CHAT.id,),
+        )
+
+
+async def test_due_effect_chats_are_those_with_something_to_try_now(store: SqliteStore) -> None:
+    """Distinct chats with a pending effect whose time has come, the most overdue first."""
+    await enqueue(store, NewEffect(OTHER.id, EffectKind.NOTICE, text="hi"))
+    await enqueue(
+        store,
+        NewEffect(CHAT.id, EffectKind.NOTICE, text="a"),
+        NewEffect(CHAT.id, EffectKind.NOTICE, text="b"),
+        at=NOW + timedelta(seconds=1),
+    )
+    assert await store.due_effect_chats(NOW - timedelta(seconds=1), 10) == []
+    assert await store.due_effect_chats(NOW, 10) == [OTHER.id]
+    later = NOW + timedelta(seconds=1)
+    assert await store.due_effect_chats(later, 10) == [OTHER.id, CHAT.id]
+    assert await store.due_effect_chats(later, 1) == [OTHER.id]
+    [other] = await store.pending_effects(OTHER.id, 10)
+    await store.effect_retry(other, "429", NOW + timedelta(minutes=1))
+    assert await store.due_effect_chats(later, 10) == [CHAT.id]
+    for effect in await store.pending_effects(CHAT.id, 10):
+        await store.effect_done(effect, later, None)
+    assert await store.due_effect_chats(NOW + timedelta(minutes=1), 10) == [OTHER.id]
+
+
+async def test_done_question_gives_its_ask_the_message_id(
+    store: SqliteStore, db_path: Path
+) -> None:
+    """effect_done marks the effect done (one more attempt); a QUESTION's ask gets the id."""
+    async with store.transaction() as writes:
+        await writes.upsert_chat(CHAT, NOW)
+        ask = await writes.create_ask(draft(CHAT.id, NOW))
+        await writes.enqueue(NewEffect(CHAT.id, EffectKind.QUESTION, ask_id=ask.id), NOW)
+        await writes.enqueue(NewEffect(CHAT.id, EffectKind.REVEAL, ask_id=ask.id), NOW)
+    question, reveal = await store.pending_effects(CHAT.id, 10)
+    await store.effect_done(question, NOW, 901)
+    await store.effect_done(reveal, NOW, 902)  # an edit's message id is not the ask's
+    stored = await store.get_ask(ask.id)
+    assert stored is not None
+    assert stored.message_id == 901
+    assert status(db_path, question) == ("done", 1, None, 1)
+    assert await store.pending_effects(CHAT.id, 10) == []
+
+
+async def test_retry_counts_the_attempt_and_waits(store: SqliteStore, db_path: Path) -> None:
+    """effect_retry keeps the effect pending with the error and a later not_before."""
+    await enqueue(store, NewEffect(CHAT.id, EffectKind.NOTICE, text="hi"))
+    [effect] = await store.pending_effects(CHAT.id, 10)
+    later = NOW + timedelta(seconds=30)
+    await store.effect_retry(effect, "Too Many Requests", later)
+    [again] = await store.pending_effects(CHAT.id, 10)
+    assert (again.id, again.attempts, again.not_before) == (effect.id, 1, later)
+    assert status(db_path, effect) == ("pending", 1, "Too Many Requests", 0)
+
+
+async def test_failed_effects_are_given_up_on_store_and_in_a_transaction(
+    store: SqliteStore, db_path: Path
+) -> None:
+    """effect_failed (either way) marks it failed with the error, counted as an attempt."""
+    await enqueue(
+        store,
+        NewEffect(CHAT.id, EffectKind.NOTICE, text="a"),
+        NewEffect(CHAT.id, EffectKind.SUMMARY, text="b"),
+    )
+    first, second = await store.pending_effects(CHAT.id, 10)
+    await store.effect_failed(first, "Bad Request", NOW)
+    async with store.transaction() as writes:
+        await writes.effect_failed(second, "message is too long", NOW)
+    assert await store.pending_effects(CHAT.id, 10) == []
+    assert status(db_path, first) == ("failed", 1, "Bad Request", 1)
+    assert status(db_path, second) == ("failed", 1, "message is too long", 1)
+
+
+async def test_drop_chat_effects_fails_the_chats_pending_ones_only(
+    store: SqliteStore, db_path: Path
+) -> None:
+    """Every pending effect of the chat is failed and counted; done ones and other chats stay."""
+    await enqueue(
+        store,
+        NewEffect(CHAT.id, EffectKind.NOTICE, text="a"),
+        NewEffect(CHAT.id, EffectKind.NOTICE, text="b"),
+        NewEffect(CHAT.id, EffectKind.NOTICE, text="c"),
+        NewEffect(OTHER.id, EffectKind.NOTICE, text="d"),
+    )
+    done, *_ = await store.pending_effects(CHAT.id, 10)
+    await store.effect_done(done, NOW, 5)
+    assert await store.drop_chat_effects(CHAT.id, "bot was kicked", NOW) == 2
+    assert await store.drop_chat_effects(CHAT.id, "bot was kicked", NOW) == 0
+    assert count(db_path, "effects", "status = 'failed' AND last_error = 'bot was kicked'") == 2
+    assert status(db_path, done)[0] == "done"
+    assert len(await store.pending_effects(OTHER.id, 10)) == 1
+
+
+async def test_effect_queries_are_served_by_partial_indexes(db_path: Path) -> None:
+    """A chat's queue and the due chats are read from the partial indexes of pending rows."""
+    store = await SqliteStore.open(db_path)
+    await store.close()
+    with closing(sqlite3.connect(db_path)) as conn:
+        for sql, params, index in (
+            (PENDING_EFFECTS, (1, 10), "effects_pending_by_chat"),
+            (DUE_EFFECT_CHATS, (0, 10), "effects_pending_due"),
+        ):
+            plan = " ".join(row[3] for row in conn.execute(f"EXPLAIN QUERY PLAN {sql}", params))
+            assert f"INDEX {index}" in plan, plan

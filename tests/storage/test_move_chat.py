@@ -1,0 +1,269 @@
+"""A group becoming a supergroup: every chat-keyed row moves, whichever update came first."""
+
+from __future__ import annotations
+
+from datetime import date, timedelta
+from pathlib import Path
+from random import Random
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from bot.core.model import (
+    AskOrigin,
+    ChatKind,
+    ChatRef,
+    EffectKind,
+    NewEffect,
+    PushStatus,
+    RoundEnd,
+    SlotDecision,
+)
+from bot.core.periods import period_keys
+from storage.sqlite import SqliteStore
+from storage.sqlite.moves import CHAT_TABLES
+from tests.storage.helpers import (
+    ALICE,
+    BOB,
+    CAROL,
+    UTC_ZONE,
+    Boards,
+    ask_in,
+    chat_tables,
+    count,
+    draft,
+    peek,
+    utc,
+    zone_bounds,
+)
+
+OLD = ChatRef(-123, ChatKind.GROUP, "Study")
+NEW = ChatRef(-100123, ChatKind.SUPERGROUP, "Study (super)")
+BERLIN = ZoneInfo("Europe/Berlin")
+BOUNDS = zone_bounds(BERLIN)  # the chat's zone after the move: the old group's
+START = utc(2026, 11, 20, 8)
+D1, D2, D3 = date(2026, 12, 1), date(2026, 12, 2), date(2026, 12, 3)
+MOVED = ("asks", "answers", "rounds", "effects")
+
+
+async def history(
+    store: SqliteStore, chat: ChatRef, zone: ZoneInfo, seed: int, days: tuple[date, ...]
+) -> None:
+    """Answered questions, a finished and a running round, a schedule with ledger rows and
+    their asks, a done and two pending effects: a chat with something in every table."""
+    rng = Random(seed)
+    at = START
+    for i in range(8):
+        at += timedelta(hours=rng.randint(1, 30))
+        ask = await ask_in(store, chat, draft(chat.id, at, f"q{i}", closes_at=at))
+        for player in rng.sample([ALICE, BOB, CAROL], rng.randint(1, 3)):
+            when = at + timedelta(seconds=player.id)
+            right = rng.random() < 0.6
+            await store.record_answer(ask, player, 0, right, when, periods=period_keys(when, zone))
+    for running in (False, True):
+        async with store.transaction() as writes:
+            started = await writes.start_round(chat.id, None, ALICE.id, 2, at)
+            assert started is not None
+            question = draft(chat.id, at, "r", origin=AskOrigin.ROUND, round_id=started.id)
+            ask = await writes.create_ask(question)
+            if not running:
+                await writes.end_round(started.id, RoundEnd.FINISHED, at)
+        await store.record_answer(ask, BOB, 0, True, at, periods=period_keys(at, zone))
+    slot = utc(2026, 12, 1, 8)
+    await store.set_schedule(chat.id, f"{seed:02}:00", slot, D1, at)
+    await store.record_slots(
+        [SlotDecision(chat.id, day, slot, PushStatus.PENDING, slot, D3) for day in days], at
+    )
+    for day in days:
+        push = await store.push_for(chat.id, day)
+        assert push is not None
+        await store.attach_push_ask(push, draft(chat.id, slot, "d", origin=AskOrigin.DAILY))
+    assert started is not None
+    async with store.transaction() as writes:
+        await writes.enqueue(NewEffect(chat.id, EffectKind.QUESTION, ask_id=ask.id), at)
+        await writes.enqueue(NewEffect(chat.id, EffectKind.NOTICE, text="hi"), at)
+        await writes.enqueue(NewEffect(chat.id, EffectKind.SUMMARY, round_id=started.id), at)
+    first, *_ = await store.pending_effects(chat.id, 10)
+    await store.effect_done(first, at, 99)
+
+
+async def old_group(store: SqliteStore) -> None:
+    await store.upsert_chat(OLD, START)
+    await store.set_timezone(OLD.id, "Europe/Berlin")
+    await store.set_deck(OLD.id, "capitals")
+    await history(store, OLD, BERLIN, seed=9, days=(D1, D2))
+
+
+def rows_of(path: Path, chat_id: int) -> dict[str, int]:
+    """How many rows each chat-keyed table has for the chat."""
+    return {
+        table: count(path, table, f"{col} = ?", (chat_id,))
+        for table, col in chat_tables(path).items()
+    }
+
+
+def dump(path: Path) -> dict[str, list[tuple[object, ...]]]:
+    """Every row of every chat-keyed table and of chats."""
+    return {
+        table: peek(path, f"SELECT * FROM {table} ORDER BY 1, 2")
+        for table in (*chat_tables(path), "chats")
+    }
+
+
+async def check_moved(store: SqliteStore, path: Path) -> None:
+    """Nothing is left under the old id, foreign keys hold, the boards equal a recount."""
+    leftovers = {table: n for table, n in rows_of(path, OLD.id).items() if n}
+    assert leftovers == {}
+    assert await store.chat(OLD.id) is None
+    assert peek(path, "PRAGMA foreign_key_check") == []
+    boards = Boards(store, path)
+    kept = boards.snapshot(NEW.id)
+    assert kept
+    await store.rebuild_chat(NEW.id, BOUNDS)
+    assert boards.snapshot(NEW.id) == kept
+
+
+async def test_the_move_knows_every_table_that_refers_to_chats(
+    store: SqliteStore, db_path: Path
+) -> None:
+    """CHAT_TABLES (what move_chat handles) is exactly the set of tables keyed by chat."""
+    assert set(chat_tables(db_path)) == set(CHAT_TABLES)
+
+
+async def test_migration_first_rekeys_the_chat(store: SqliteStore, db_path: Path) -> None:
+    """The new id is unknown: the chat row takes it and every row goes along, boards as kept."""
+    await old_group(store)
+    before, boards = rows_of(db_path, OLD.id), Boards(store, db_path).snapshot(OLD.id)
+    pending = await store.pending_effects(OLD.id, 10)
+    running = await store.running_round(OLD.id)
+    assert running is not None
+
+    assert await store.move_chat(OLD.id, NEW.id, BOUNDS)
+
+    assert rows_of(db_path, NEW.id) == before
+    assert Boards(store, db_path).snapshot(NEW.id) == boards
+    settings = await store.chat(NEW.id)
+    assert settings is not None
+    assert (settings.kind, settings.timezone, settings.deck_id) == (
+        ChatKind.SUPERGROUP,
+        "Europe/Berlin",
+        "capitals",
+    )
+    assert [e.id for e in await store.pending_effects(NEW.id, 10)] == [e.id for e in pending]
+    moved = await store.running_round(NEW.id)
+    assert moved is not None
+    assert (moved.id, moved.chat_id) == (running.id, NEW.id)
+    schedule = await store.schedule(NEW.id)
+    assert schedule is not None
+    assert schedule.local_time == "09:00"
+    await check_moved(store, db_path)
+    # The supergroup's own updates arriving afterwards change nothing that moved.
+    await store.upsert_chat(NEW, START)
+    assert await store.chat(NEW.id) == settings
+
+
+async def test_new_chat_joined_first_with_nothing_else(store: SqliteStore, db_path: Path) -> None:
+    """The bot's join to the supergroup came first: all is merged in, with the old settings."""
+    await old_group(store)
+    await store.upsert_chat(NEW, START)
+    before = rows_of(db_path, OLD.id)
+    pending = [e.id for e in await store.pending_effects(OLD.id, 10)]
+
+    assert await store.move_chat(OLD.id, NEW.id, BOUNDS)
+
+    after = rows_of(db_path, NEW.id)
+    assert {t: after[t] for t in (*MOVED, "daily_schedules", "daily_pushes")} == {
+        t: before[t] for t in (*MOVED, "daily_schedules", "daily_pushes")
+    }
+    settings = await store.chat(NEW.id)
+    assert settings is not None
+    assert (settings.kind, settings.timezone, settings.deck_id, settings.active) == (
+        ChatKind.SUPERGROUP,
+        "Europe/Berlin",
+        "capitals",
+        True,
+    )
+    assert [e.id for e in await store.pending_effects(NEW.id, 10)] == pending
+    assert await store.running_round(NEW.id) is not None
+    await check_moved(store, db_path)
+
+
+async def test_new_chat_with_its_own_history_is_merged(store: SqliteStore, db_path: Path) -> None:
+    """Both chats have history: the new one's settings, schedule, round and days win, all adds."""
+    await old_group(store)
+    await store.upsert_chat(NEW, START)
+    await store.set_deck(NEW.id, "science")
+    await history(store, NEW, UTC_ZONE, seed=18, days=(D1, D3))
+    old, new = rows_of(db_path, OLD.id), rows_of(db_path, NEW.id)
+    pending = sorted(
+        [e.id for e in await store.pending_effects(OLD.id, 10)]
+        + [e.id for e in await store.pending_effects(NEW.id, 10)]
+    )
+    old_round, new_round = await store.running_round(OLD.id), await store.running_round(NEW.id)
+    assert old_round is not None
+    assert new_round is not None
+    old_d1, new_d1 = await store.push_for(OLD.id, D1), await store.push_for(NEW.id, D1)
+    old_d2 = await store.push_for(OLD.id, D2)
+    assert old_d1 is not None
+    assert new_d1 is not None
+    assert old_d2 is not None
+
+    assert await store.move_chat(OLD.id, NEW.id, BOUNDS)
+
+    after = rows_of(db_path, NEW.id)
+    assert {t: after[t] for t in MOVED} == {t: old[t] + new[t] for t in MOVED}
+    assert (after["daily_schedules"], after["daily_pushes"]) == (1, 3)
+    settings = await store.chat(NEW.id)
+    assert settings is not None
+    assert (settings.timezone, settings.deck_id) == ("Europe/Berlin", "science")
+    assert peek(db_path, "SELECT title FROM chats WHERE id = ?", (NEW.id,)) == [(NEW.title,)]
+    assert await store.running_round(NEW.id) == new_round
+    stopped = await store.get_round(old_round.id)
+    assert stopped is not None
+    assert (stopped.chat_id, stopped.end_reason, stopped.is_running) == (
+        NEW.id,
+        RoundEnd.STOPPED,
+        False,
+    )
+    schedule = await store.schedule(NEW.id)
+    assert schedule is not None
+    assert schedule.local_time == "18:00"
+    assert await store.push_for(NEW.id, D1) == new_d1
+    moved_d2 = await store.push_for(NEW.id, D2)
+    assert moved_d2 is not None
+    assert (moved_d2.ask_id, moved_d2.chat_id) == (old_d2.ask_id, NEW.id)
+    assert old_d1.ask_id is not None
+    dropped_ask = await store.get_ask(old_d1.ask_id)  # its ledger row gave way, not the ask
+    assert dropped_ask is not None
+    assert dropped_ask.chat_id == NEW.id
+    assert [e.id for e in await store.pending_effects(NEW.id, 10)] == pending
+    assert await store.due_effect_chats(utc(2030, 1, 1), 10) == [NEW.id]
+    await check_moved(store, db_path)
+
+
+async def test_unknown_old_chat_moves_nothing(store: SqliteStore, db_path: Path) -> None:
+    """A move from a chat that is not known (moved already, or never seen) changes nothing."""
+    await store.upsert_chat(NEW, START)
+    await history(store, NEW, UTC_ZONE, seed=18, days=(D1,))
+    before = dump(db_path)
+    assert not await store.move_chat(OLD.id, NEW.id, BOUNDS)
+    assert not await store.move_chat(NEW.id, NEW.id, BOUNDS)
+    assert dump(db_path) == before
+    assert rows_of(db_path, OLD.id) == dict.fromkeys(CHAT_TABLES, 0)
+    assert peek(db_path, "PRAGMA foreign_key_check") == []
+
+
+@pytest.mark.parametrize("new_known", [False, True], ids=["new-unknown", "new-with-history"])
+async def test_moving_twice_is_a_no_op_the_second_time(
+    store: SqliteStore, db_path: Path, new_known: bool
+) -> None:
+    """Telegram reports a migration in both chats: the second call is False, changes nothing."""
+    await old_group(store)
+    if new_known:
+        await store.upsert_chat(NEW, START)
+        await history(store, NEW, UTC_ZONE, seed=18, days=(D1, D3))
+    assert await store.move_chat(OLD.id, NEW.id, BOUNDS)
+    once = dump(db_path)
+    assert not await store.move_chat(OLD.id, NEW.id, BOUNDS)
+    assert dump(db_path) == once
+    await check_moved(store, db_path)
