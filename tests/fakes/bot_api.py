@@ -188,7 +188,7 @@ class FakeBotApi(BotApiWaiting):
             return HttpResponse.json(fault.status, fault.payload())
         if isinstance(fault, RawResponse):
             call.status = fault.status
-            call.description = fault.body[:60].decode("utf-8", "replace")
+            call.description = f"raw {fault.content_type} body ({len(fault.body)} bytes)"
             return HttpResponse(fault.status, fault.body, fault.content_type)
         if isinstance(fault, Timeout):
             if fault.hold is None:  # until the client hangs up (cancels this task)

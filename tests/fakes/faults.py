@@ -15,10 +15,18 @@ ResponseLost()      the same, but the call took effect         0 ("response_    
                                                                lost")
 ==================  =========================================  ================  =========
 
+Every faulted call is in :attr:`FakeBotApi.calls` with ``call.fault`` set to the kind above
+(``call.processed`` says whether it took effect), so tests can count attempts. A fault is chosen
+when the call arrives (``when`` gets its decoded params) and applied after ``latency``.
+
 ``Timeout(hold=None)`` needs a client with a short read timeout (the bot's default is 5 s):
 e.g. ``Bot(..., request=HTTPXRequest(read_timeout=0.2))``; the fake notices the client closing
-the connection and records the call then. ``ResponseLost`` is the one fault after which a retry
-*legitimately* duplicates a send: the message exists although the client saw an error.
+the connection and records the call then (until then it is in flight: ``status`` None, and
+:meth:`FakeBotApi.idle` waits for it). ``Timeout(hold=s)`` bounds that wait on the fake's side
+but is a disconnect, not a timeout, for a client whose own timeout is longer than ``s``.
+
+``ResponseLost`` is the one fault after which a retry *legitimately* duplicates a send: the
+message exists although the client saw an error.
 """
 
 from __future__ import annotations

@@ -26,35 +26,19 @@ _TAGS = frozenset(
         "a b strong i em u ins s strike del span tg-spoiler code pre blockquote tg-emoji"
     ).split()
 )
-_SIMPLE = {
-    "b": "bold",
-    "strong": "bold",
-    "i": "italic",
-    "em": "italic",
-    "u": "underline",
-    "ins": "underline",
-    "s": "strikethrough",
-    "strike": "strikethrough",
-    "del": "strikethrough",
-    "tg-spoiler": "spoiler",
-    "span": "spoiler",  # only with class="tg-spoiler" (checked at the start tag)
+_SIMPLE = {  # tag -> entity type; span only with class="tg-spoiler" (checked at the start tag)
+    **dict.fromkeys(("b", "strong"), "bold"),
+    **dict.fromkeys(("i", "em"), "italic"),
+    **dict.fromkeys(("u", "ins"), "underline"),
+    **dict.fromkeys(("s", "strike", "del"), "strikethrough"),
+    **dict.fromkeys(("tg-spoiler", "span"), "spoiler"),
 }
+_SPECIAL, _STRICT_SPECIAL = re.compile(rb"[&<]"), re.compile(rb"[&<>]")
 _NAMED = {b"lt": "<", b"gt": ">", b"amp": "&", b"quot": '"'}
 # TDLib sorts entities by offset, then longer first, then by these type priorities.
-_PRIORITY = {
-    "blockquote": 0,
-    "expandable_blockquote": 0,
-    "pre": 11,
-    "code": 20,
-    "text_link": 49,
-    "text_mention": 49,
-    "bold": 90,
-    "italic": 91,
-    "underline": 92,
-    "strikethrough": 93,
-    "spoiler": 94,
-    "custom_emoji": 99,
-}
+_PRIORITY = {"blockquote": 0, "expandable_blockquote": 0, "pre": 11, "code": 20, "text_link": 49}
+_PRIORITY |= {"text_mention": 49, "bold": 90, "italic": 91, "underline": 92, "strikethrough": 93}
+_PRIORITY |= {"spoiler": 94, "custom_emoji": 99}
 _USER_LINK = re.compile(r"(?i)tg://user\?id=(\d{1,19})")
 _LINK = re.compile(r"(?i)(?:(https?|tg|ton|tonsite)://)?([^\s/?#:@]+(?::\d+)?)([/?#]\S*)?")
 _HOST = re.compile(r"(?:[^\W_](?:[\w-]*[^\W_])?\.)+[^\W\d_]{2,}|\d{1,3}(?:\.\d{1,3}){3}")
@@ -73,7 +57,7 @@ class ParsedText:
 
 def utf16_len(text: str) -> int:
     """Length in UTF-16 code units, as Telegram counts (an emoji outside the BMP counts 2)."""
-    return len(text) + sum(ord(ch) > 0xFFFF for ch in text)
+    return len(text.encode("utf-16-le", "surrogatepass")) // 2
 
 
 def parse_html(html: str, *, strict_escaping: bool = False) -> ParsedText:
@@ -111,29 +95,34 @@ class _Parser:
         self.open: list[_Open] = []
         self.entities: list[JsonDict] = []
 
+    def copy(self, chunk: bytes) -> None:
+        self.out += chunk
+        self.utf16 += utf16_len(chunk.decode("utf-8", "surrogatepass"))
+
     def at(self, i: int) -> int:
         return self.src[i] if i < len(self.src) else 0
 
     def run(self) -> ParsedText:
-        i = 0
+        special, i = _STRICT_SPECIAL if self.strict else _SPECIAL, 0
         while i < len(self.src):
-            c = self.src[i]
-            if c == ord("&"):
-                decoded = self.decode_entity(i)
-                if decoded is not None:
-                    code, i = decoded
-                    self.utf16 += 2 if code > 0xFFFF else 1
-                    self.out += chr(code).encode("utf-8", "surrogatepass")
-                    continue
-            if c == ord("<"):
-                i = self.tag(i) + 1
+            match = special.search(self.src, i)
+            end = match.start() if match else len(self.src)
+            if end > i:  # plain text up to the next & or <: copied as is
+                self.copy(self.src[i:end])
+                i = end
                 continue
-            if self.strict and c in b"&>":
+            c = self.src[i]
+            if c == ord("&") and (decoded := self.decode_entity(i)) is not None:
+                code, i = decoded
+                self.utf16 += 2 if code > 0xFFFF else 1
+                self.out += chr(code).encode("utf-8", "surrogatepass")
+            elif c == ord("<"):
+                i = self.tag(i) + 1
+            elif self.strict:
                 raise HtmlParseError(f'Unescaped "{chr(c)}" at byte offset {i} (strict_escaping)')
-            if c & 0xC0 != 0x80:  # the first byte of a character
-                self.utf16 += 2 if c >= 0xF0 else 1
-            self.out.append(c)
-            i += 1
+            else:  # an & that starts no entity stays text
+                self.copy(b"&")
+                i += 1
         if self.open:
             tag = self.open[-1].tag
             raise HtmlParseError(f'Can\'t find end tag corresponding to start tag "{tag}"')
@@ -270,9 +259,9 @@ class _Parser:
         return value.decode("utf-8", "replace"), i
 
     def add_entity(self, top: _Open, length: int) -> None:
-        entity: JsonDict = {"type": "", "offset": top.offset, "length": length}
-        last = self.entities[-1] if self.entities else None
-        same_span = last is not None and (last["offset"], last["length"]) == (top.offset, length)
+        entity: JsonDict = {"type": top.tag, "offset": top.offset, "length": length}
+        last = self.entities[-1] if self.entities else {}
+        same_span = (last.get("offset"), last.get("length")) == (top.offset, length)
         if top.tag in _SIMPLE:
             entity["type"] = _SIMPLE[top.tag]
         elif top.tag == "blockquote":
@@ -286,22 +275,14 @@ class _Parser:
             if (link := _link_entity(url)) is None:
                 return
             entity |= link
-        elif (
-            top.tag == "pre"
-            and last
-            and same_span
-            and last["type"] == "code"
-            and "language" in last
-        ):
+        elif same_span and top.tag == "pre" and last["type"] == "code" and "language" in last:
             last["type"] = "pre"  # <pre><code class="language-x">: one pre entity
             return
-        elif top.tag == "code" and last and same_span and last["type"] == "pre" and top.argument:
-            last["language"] = top.argument  # <code class="language-x"> inside <pre>
+        elif same_span and top.tag == "code" and last["type"] == "pre" and top.argument:
+            last["language"] = top.argument  # <code class="language-x"> around a <pre>
             return
-        else:  # pre, or code (a language on a code outside pre is dropped at the end)
-            entity["type"] = top.tag
-            if top.tag == "code" and top.argument:
-                entity["language"] = top.argument
+        elif top.tag == "code" and top.argument:  # dropped at the end unless a pre takes it
+            entity["language"] = top.argument
         self.entities.append(entity)
 
 

@@ -34,16 +34,19 @@ class _Window:
 
 @dataclass
 class RateLimits:
-    """Overall ``overall_per_second``, ``private_per_second`` per private chat and
-    ``group_per_minute`` per group/supergroup, as sliding windows.
+    """Overall ``overall_per_second``, per group/supergroup ``group_per_minute``, and per
+    private chat ``private_per_second`` on average with bursts of ``private_burst``: all
+    sliding windows, the private one ``private_burst`` per ``private_burst /
+    private_per_second`` seconds (3 per 3 s by default, as the bot's limiter assumes).
 
-    ``factor`` scales the allowed *rates*: the windows are ``1 s / factor`` and ``60 s / factor``
-    (factor 10 allows 300 msg/s overall, factor 0.1 allows 3). ``clock`` is injectable.
-    ``retry_after`` is whole seconds (at least 1), like Telegram's.
+    ``factor`` scales the allowed *rates*: the windows are ``1 s / factor``, ``3 s / factor``
+    and ``60 s / factor`` (factor 10 allows 300 msg/s overall, factor 0.1 allows 3).
+    ``clock`` is injectable. ``retry_after`` is whole seconds (at least 1), like Telegram's.
     """
 
     overall_per_second: int = 30
     private_per_second: int = 1
+    private_burst: int = field(default=3, kw_only=True)
     group_per_minute: int = 20
     factor: float = 1.0
     clock: Callable[[], float] = time.monotonic
@@ -61,7 +64,9 @@ class RateLimits:
             window = self._chats.get(chat_id)
             if window is None:
                 limit, seconds = (
-                    (self.group_per_minute, 60.0) if is_group else (self.private_per_second, 1.0)
+                    (self.group_per_minute, 60.0)
+                    if is_group
+                    else (self.private_burst, self.private_burst / self.private_per_second)
                 )
                 window = self._chats[chat_id] = _Window(limit, seconds / self.factor)
             windows.append(window)

@@ -5,29 +5,23 @@ from __future__ import annotations
 import asyncio
 import datetime as dtm
 import time
-from collections.abc import AsyncIterator
 
 import httpx
 import pytest
 from telegram import (
     Bot,
-    ChatMemberAdministrator,
-    ChatMemberMember,
     InlineKeyboardButton,
     InlineKeyboardMarkup,
     Update,
 )
 from telegram.error import (
     BadRequest,
-    ChatMigrated,
     EndPointNotFound,
-    Forbidden,
     InvalidToken,
-    RetryAfter,
 )
 from telegram.ext import Application, CommandHandler, ContextTypes
 
-from tests.fakes import FakeBotApi, FakeChat, FakeUser, RateLimits
+from tests.fakes import FakeBotApi, FakeChat, FakeUser
 
 ALICE = FakeUser(1001, "Alice", username="alice")
 BOB = FakeUser(1002, "Bob")
@@ -38,18 +32,6 @@ POLL = dtm.timedelta(seconds=0.2)
 
 def keyboard(*data: str) -> InlineKeyboardMarkup:
     return InlineKeyboardMarkup([[InlineKeyboardButton(d.upper(), callback_data=d) for d in data]])
-
-
-@pytest.fixture
-async def fake() -> AsyncIterator[FakeBotApi]:
-    async with FakeBotApi() as api:
-        yield api
-
-
-@pytest.fixture
-async def bot(fake: FakeBotApi) -> AsyncIterator[Bot]:
-    async with Bot(fake.token, base_url=f"{fake.url}/bot") as ptb_bot:
-        yield ptb_bot
 
 
 async def test_get_me_describes_the_configured_bot(fake: FakeBotApi, bot: Bot) -> None:
@@ -202,118 +184,6 @@ async def test_press_on_unknown_message_sends_inaccessible_message(
     assert update.callback_query.message is not None
     assert not update.callback_query.message.is_accessible  # PTB parses it as a Message
     assert update.callback_query.message.message_id == 77
-
-
-async def test_sends_after_kick_or_block_are_forbidden(fake: FakeBotApi, bot: Bot) -> None:
-    """kick_bot / block_bot make later sends fail with Telegram's 403 texts."""
-    fake.kick_bot(GROUP.id)
-    fake.block_bot(ALICE_CHAT.id)
-    with pytest.raises(Forbidden, match="bot was kicked from the group chat"):
-        await bot.send_message(GROUP.id, "hi")
-    with pytest.raises(Forbidden, match="bot was blocked by the user"):
-        await bot.send_message(ALICE_CHAT.id, "hi")
-    fake.restore_bot(ALICE_CHAT.id)
-    assert (await bot.send_message(ALICE_CHAT.id, "back")).text == "back"
-
-
-async def test_my_chat_member_update_parses_and_blocks(fake: FakeBotApi, bot: Bot) -> None:
-    """member_update for the bot yields my_chat_member and applies the block."""
-    fake.member_update(ALICE_CHAT, ALICE, old_status="member", new_status="kicked")
-    fake.add_member_update(GROUP, BOB)
-    updates = await bot.get_updates()
-    kicked, added = (u.my_chat_member for u in updates)
-    assert kicked is not None
-    assert kicked.new_chat_member.status == "kicked"
-    assert added is not None
-    assert added.new_chat_member.user.id == fake.bot_user.id
-    with pytest.raises(Forbidden):
-        await bot.send_message(ALICE_CHAT.id, "hi")
-
-
-async def test_send_to_migrated_group_raises_chat_migrated(fake: FakeBotApi, bot: Bot) -> None:
-    """migrate_chat makes sends answer 400 with parameters.migrate_to_chat_id."""
-    fake.migrate_chat(GROUP.id, -1001234567890, notify=True)
-    with pytest.raises(ChatMigrated) as info:
-        await bot.send_message(GROUP.id, "hi")
-    assert info.value.new_chat_id == -1001234567890
-    updates = await bot.get_updates()
-    assert next(u.message.migrate_to_chat_id for u in updates if u.message) == -1001234567890
-
-
-async def test_rate_limit_rejects_with_retry_after(
-    fake: FakeBotApi, bot: Bot, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """With limits on, a second message within a second to one private chat gets 429."""
-    monkeypatch.setenv("PTB_TIMEDELTA", "1")  # else RetryAfter() itself warns (PTB 22.2+)
-    now = [100.0]
-    fake.limits = RateLimits(clock=lambda: now[0])
-    await bot.send_message(ALICE_CHAT.id, "1")
-    with pytest.raises(RetryAfter) as info:
-        await bot.send_message(ALICE_CHAT.id, "2")
-    assert info.value.retry_after == dtm.timedelta(seconds=1)
-    assert fake.rejected_429 == 1
-    assert fake.calls_to("sendMessage")[-1].status == 429
-    await bot.answer_callback_query(fake.press_button(ALICE_CHAT, ALICE, 1, "x"))  # not limited
-    now[0] += 1.0
-    assert (await bot.send_message(ALICE_CHAT.id, "3")).text == "3"
-
-
-async def test_group_and_overall_limits_scale_with_factor(
-    fake: FakeBotApi, bot: Bot, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """factor=0.1 stretches the windows tenfold: 3 per 10 s overall, 2 per 600 s per group."""
-    monkeypatch.setenv("PTB_TIMEDELTA", "1")
-    now = [0.0]
-    fake.limits = RateLimits(
-        clock=lambda: now[0], factor=0.1, overall_per_second=3, group_per_minute=2
-    )
-    for chat_id in (1, 2, 3):
-        await bot.send_message(chat_id, "x")
-    with pytest.raises(RetryAfter) as overall:
-        await bot.send_message(4, "x")
-    assert overall.value.retry_after == dtm.timedelta(seconds=10)
-    now[0] += 10.0
-    await bot.send_message(GROUP.id, "g1")
-    await bot.send_message(GROUP.id, "g2")
-    with pytest.raises(RetryAfter) as group:
-        await bot.send_message(GROUP.id, "g3")
-    assert group.value.retry_after == dtm.timedelta(seconds=600)
-    assert fake.rejected_429 == 2
-
-
-async def test_commands_are_stored_and_returned(fake: FakeBotApi, bot: Bot) -> None:
-    """setMyCommands is stored per scope; getMyCommands returns it."""
-    assert await bot.set_my_commands([("start", "Start a quiz"), ("top", "Leaderboard")])
-    assert [c["command"] for c in fake.commands] == ["start", "top"]
-    assert [c.command for c in await bot.get_my_commands()] == ["start", "top"]
-    with pytest.raises(BadRequest, match=r"(?i)BOT_COMMAND_INVALID"):
-        await bot.set_my_commands([("Start", "uppercase is invalid")])
-
-
-async def test_chat_members_follow_configured_admins(fake: FakeBotApi, bot: Bot) -> None:
-    """set_admins drives getChatMember / getChatAdministrators; getChat parses."""
-    fake.send_message(GROUP, BOB, "hi")
-    fake.set_admins(GROUP.id, [ALICE.id], owner_id=BOB.id)
-    assert isinstance(await bot.get_chat_member(GROUP.id, ALICE.id), ChatMemberAdministrator)
-    assert isinstance(await bot.get_chat_member(GROUP.id, 4242), ChatMemberMember)
-    admins = await bot.get_chat_administrators(GROUP.id)
-    assert [(a.user.id, a.status) for a in admins] == [
-        (BOB.id, "creator"),
-        (ALICE.id, "administrator"),
-    ]
-    chat = await bot.get_chat(GROUP.id)
-    assert (chat.id, chat.type, chat.title) == (GROUP.id, "group", "Quiz night")
-
-
-async def test_forum_thread_messages_are_topic_messages(fake: FakeBotApi, bot: Bot) -> None:
-    """message_thread_id is echoed with is_topic_message, for users and the bot."""
-    forum = FakeChat.supergroup(-1009, "Forum", forum=True)
-    fake.send_message(forum, ALICE, "in topic", thread_id=5)
-    sent = await bot.send_message(forum.id, "reply", message_thread_id=5)
-    assert (sent.message_thread_id, sent.is_topic_message) == (5, True)
-    (update,) = await bot.get_updates()
-    assert update.message is not None
-    assert update.message.is_topic_message
 
 
 async def test_latency_delays_every_answer() -> None:
