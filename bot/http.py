@@ -9,16 +9,17 @@ hundreds of answers per second on one core.
 from __future__ import annotations
 
 import aiohttp
-from telegram._utils.defaultvalue import DefaultValue
-from telegram._utils.types import ODVInput
 from telegram.error import NetworkError, TimedOut
 from telegram.request import BaseRequest, RequestData
 
 USER_AGENT = "quizbot (python-telegram-bot on aiohttp)"
 
 
-def _timeout(value: ODVInput[float], default: float | None) -> float | None:
-    return default if isinstance(value, DefaultValue) else value
+def _timeout(value: object, default: float | None) -> float | None:
+    """A per-call timeout, or `default` when the caller left it unset (PTB's DEFAULT_NONE)."""
+    if value is None or isinstance(value, int | float):
+        return value
+    return default
 
 
 class AiohttpRequest(BaseRequest):
@@ -57,10 +58,11 @@ class AiohttpRequest(BaseRequest):
         url: str,
         method: str,
         request_data: RequestData | None = None,
-        read_timeout: ODVInput[float] = BaseRequest.DEFAULT_NONE,
-        write_timeout: ODVInput[float] = BaseRequest.DEFAULT_NONE,
-        connect_timeout: ODVInput[float] = BaseRequest.DEFAULT_NONE,
-        pool_timeout: ODVInput[float] = BaseRequest.DEFAULT_NONE,
+        # PTB passes seconds, None (no limit) or its DEFAULT_NONE marker (our defaults).
+        read_timeout: object = BaseRequest.DEFAULT_NONE,
+        write_timeout: object = BaseRequest.DEFAULT_NONE,
+        connect_timeout: object = BaseRequest.DEFAULT_NONE,
+        pool_timeout: object = BaseRequest.DEFAULT_NONE,
     ) -> tuple[int, bytes]:
         if self._session is None or self._session.closed:
             raise RuntimeError("This AiohttpRequest is not initialized!")

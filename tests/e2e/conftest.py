@@ -41,7 +41,7 @@ def settings(fake: FakeBotApi, tmp_path: Path) -> Settings:
         # The fake enforces no limits unless a test turns them on; pacing at Telegram's real
         # 1 message/s per private chat would only slow these tests down.
         rate_limit_scale=1000,
-        _env_file=None,  # type: ignore[call-arg]
+        _env_file=None,
     )
 
 

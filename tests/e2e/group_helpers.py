@@ -8,6 +8,7 @@ from tests.fakes.clock import FakeClock
 
 GROUP = FakeChat.supergroup(-1001234567890, "NCA study group", forum=True)
 TOPIC = 77
+OTHER_TOPIC = 78  # a second forum topic: one open /quiz question per topic
 OPEN_SECONDS = 300  # the default QUIZBOT_QUIZ_OPEN_SECONDS
 MEMBERS = [FakeUser(2000 + i, f"Member{i}", username=f"member{i}") for i in range(60)]
 
@@ -25,18 +26,27 @@ async def group_quiz(
     return fake.message(GROUP.id, call.result["message_id"])
 
 
-async def close_open_questions(fake: FakeBotApi, running: RunningBot, clock: FakeClock) -> None:
-    """Let every open group question pass its deadline and be revealed."""
-    clock.advance(seconds=OPEN_SECONDS + 1)
+def ask_id_of(question: StoredMessage) -> int:
+    """The ask a question message's answer buttons name (callback data ``a:<ask>:<pos>``)."""
+    return int(question.callback_data[0].split(":")[1])
+
+
+async def tick(fake: FakeBotApi, running: RunningBot) -> None:
+    """One ticker pass (close what is due, start the senders), then until all it owed is sent."""
     await running.ticker.tick()
     await running.sender.idle()
     await fake.idle()
 
 
+async def close_open_questions(fake: FakeBotApi, running: RunningBot, clock: FakeClock) -> None:
+    """Let every open group question pass its deadline and be revealed."""
+    clock.advance(seconds=OPEN_SECONDS + 1)
+    await tick(fake, running)
+
+
 async def right_and_wrong(running: RunningBot, question: StoredMessage) -> tuple[str, str, str]:
     """The right button's data, a wrong one's, and the right letter."""
-    ask_id = int(question.callback_data[0].split(":")[1])
-    ask = await running.store.get_ask(ask_id)
+    ask = await running.store.get_ask(ask_id_of(question))
     assert ask is not None
     right = ask.right_position
     data = list(question.callback_data)

@@ -3,16 +3,16 @@
 from __future__ import annotations
 
 import logging
-from datetime import UTC, datetime, time
+from datetime import UTC, date, datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
 import pytest
 
 from bot.app import RunningBot, running_bot
 from bot.config import Settings
-from bot.core.model import ChatKind, ChatRef
+from bot.core.model import ChatKind, ChatRef, Push, PushStatus
 from tests.e2e.conftest import StartBot, wait_for_polling
-from tests.e2e.group_helpers import MEMBERS
+from tests.e2e.group_helpers import MEMBERS, tick
 from tests.fakes import ApiError, FakeBotApi, FakeChat, FakeUser, RateLimits
 from tests.fakes.clock import FakeClock
 
@@ -37,8 +37,17 @@ def _questions(fake: FakeBotApi, chat_id: int) -> list[str]:
 
 
 async def _fan_out(bot: RunningBot, fake: FakeBotApi) -> None:
-    await bot.sender.run_once()
+    """Plan the slots that have come and send every pending push, then until all is quiet."""
+    await bot.daily_sender.run_once()
+    await bot.sender.idle()
     await fake.idle()
+
+
+async def _push(bot: RunningBot, chat_id: int, local_day: date) -> Push:
+    """The ledger row of the chat's daily question for that local day."""
+    push = await bot.store.push_for(chat_id, local_day)
+    assert push is not None, f"no push for chat {chat_id} on {local_day}"
+    return push
 
 
 async def test_daily_commands_validate_refuse_and_report(
@@ -48,10 +57,11 @@ async def test_daily_commands_validate_refuse_and_report(
     fake.set_admins(GROUP.id, [ADMIN.id])
     assert (await _say(fake, ADMIN, "/daily")).startswith("The daily question is off.")
     for bad in ("/daily 25:00", "/daily 9", "/daily 09:00 Europe/Berlin extra", "/daily tomorrow"):
-        assert (await _say(fake, ADMIN, bad)).startswith("Usage: /daily")
+        assert "Usage: /daily" in await _say(fake, ADMIN, bad)
     unknown = await _say(fake, ADMIN, "/daily 09:00 Mars/Olympus")
     assert "I don't know the time zone" in unknown
-    assert await bot.services.db.fetch_one("SELECT * FROM daily_schedules") is None
+    assert await bot.store.schedule(GROUP.id) is None
+    clock.advance(seconds=60)  # six commands a minute each, or the member is told to slow down
     refused = await _say(fake, MEMBERS[1], "/daily 09:00")
     assert refused == "Only this chat's admins can change its settings."
     done = await _say(fake, ADMIN, "/daily 09:00 Europe/Berlin")
@@ -69,7 +79,7 @@ async def test_deck_lists_and_switching_is_for_admins(fake: FakeBotApi, bot: Run
     shown = await _say(fake, MEMBERS[1], "/deck")
     assert "This chat's deck: <b>NCA Multi-GPU Computing &amp; Scaling 5</b>" in shown
     assert (await _say(fake, MEMBERS[1], "/deck nca-multi-gpu-5")).startswith("Only this chat")
-    assert (await _say(fake, ADMIN, "/deck nope")).startswith("There is no deck 'nope'.")
+    assert (await _say(fake, ADMIN, "/deck nope")).startswith("There is no deck “nope”.")
     assert (await _say(fake, ADMIN, "/deck nca-multi-gpu-5")).startswith("📚 This chat now uses")
 
 
@@ -119,12 +129,13 @@ async def test_pushes_follow_local_time_across_dst_exactly_once_a_day(
         await _fan_out(bot, fake)
         if len(_questions(fake, GROUP.id)) > before:
             pushed_at.append(clock.now())
-    rows = await bot.services.db.fetch_all(
-        "SELECT slot_at FROM daily_pushes WHERE chat_id = ? AND status = 'sent' ORDER BY slot_at",
-        (GROUP.id,),
-    )
-    slots = [datetime.fromtimestamp(r[0] / 1000, UTC).strftime("%Y-%m-%dT%H:%M") for r in rows]
+    pushes = [
+        await bot.store.push_for(GROUP.id, first.date() + timedelta(days=n)) for n in range(-1, 5)
+    ]
+    sent = [p for p in pushes if p is not None and p.status is PushStatus.SENT]
+    slots = [p.slot_at.astimezone(UTC).strftime("%Y-%m-%dT%H:%M") for p in sent]
     assert slots == days
+    assert all(p is None or p.status is PushStatus.SENT for p in pushes)
     assert len(pushed_at) == len(slots)
     assert all(
         0 <= (at - datetime.fromisoformat(s).replace(tzinfo=UTC)).total_seconds() < 1800
@@ -157,33 +168,42 @@ async def test_missed_push_is_caught_up_within_grace_and_skipped_after(
 async def test_ledger_resumes_after_a_crash_without_duplicates(
     fake: FakeBotApi, start_bot: StartBot, clock: FakeClock
 ) -> None:
-    """Pushes left pending (one with its ask already made) are sent once after a restart."""
+    """Pushes left pending (one with its ask already made) are sent once after a restart;
+    one recorded as sent before the crash is not sent again."""
     chats = [FakeChat.supergroup(-1005560000 - i, f"G{i}") for i in range(12)]
+    today = date(2026, 12, 2)
     async with start_bot() as running:
         for chat in chats:
             fake.set_admins(chat.id, [ADMIN.id])
             await _say(fake, ADMIN, "/daily 10:00 UTC", chat)
-        # The crash: stop before the sender ran, with the slots planned and one ask made.
-        await running.sender.stop()
+        # The crash: stop before the sender ran, with the slots planned, the first chat's ask
+        # made and the second chat's push recorded as sent.
+        daily = running.daily_sender.daily
+        await running.daily_sender.stop()
         clock.set(datetime(2026, 12, 2, 10, 0, tzinfo=UTC))
-        await running.sender.daily.plan_due()
-        pending = await running.sender.daily.pending()
-        chat = await running.sender.daily.deliverable_chat(pending[0].chat_id)
-        assert chat is not None
-        await running.sender.daily.ask_for(pending[0], chat)
-        await running.services.db.conn.execute(
-            "UPDATE daily_pushes SET status = 'sent', message_id = 1 WHERE chat_id = ?",
-            (chats[1].id,),
-        )
+        await daily.plan_due()
+        half_done, done = [await _push(running, c.id, today) for c in chats[:2]]
+        asked: dict[int, int] = {}
+        for push in (half_done, done):
+            ref = await daily.deliverable_chat(push.chat_id)
+            assert ref is not None
+            asked[push.chat_id] = (await daily.ask_for(push, ref)).ask.id
+        done_ask = await running.store.get_ask(asked[done.chat_id])
+        assert done_ask is not None
+        await daily.sent(done, done_ask, 1)
+        assert {p.chat_id for p in await daily.pending()} == {c.id for c in chats} - {done.chat_id}
     async with start_bot() as running:
         await _fan_out(running, fake)
-        rows = await running.services.db.fetch_all(
-            "SELECT status, count(*) FROM daily_pushes GROUP BY status"
-        )
-        assert dict((r[0], r[1]) for r in rows) == {"sent": 12}
-        asks = await running.services.db.fetch_one("SELECT count(*) FROM asks")
-        assert asks is not None
-        assert asks[0] == 11
+        pushes = [await _push(running, c.id, today) for c in chats]
+        assert {p.status for p in pushes} == {PushStatus.SENT}
+        ask_ids = [p.ask_id for p in pushes]
+        assert None not in ask_ids
+        assert len(set(ask_ids)) == len(chats)  # one ask per push: none asked twice
+        assert pushes[0].ask_id == asked[chats[0].id]  # the ask made before the crash is used
+        for push in [pushes[0], *pushes[2:]]:  # posted now, each ask with its message
+            ask = await running.store.get_ask(push.ask_id or 0)
+            assert ask is not None
+            assert ask.message_id == push.message_id
     assert _questions(fake, chats[1].id) == []
     assert all(len(_questions(fake, c.id)) == 1 for c in chats if c is not chats[1])
 
@@ -199,15 +219,17 @@ async def test_removed_bot_turns_the_schedule_off_without_retrying(
     since = len(fake.calls)
     await _fan_out(bot, fake)
     assert len([c for c in fake.calls[since:] if c.method == "sendMessage"]) == 1
-    schedule = await bot.sender.daily.repo.get(GROUP.id)
+    schedule = await bot.store.schedule(GROUP.id)
     assert schedule is not None
     assert not schedule.enabled
-    push = await bot.services.db.fetch_one("SELECT status FROM daily_pushes")
-    assert push is not None
-    assert push[0] == "failed"
-    settings = await bot.services.quiz.chats.get(GROUP.id)
+    assert (await _push(bot, GROUP.id, date(2026, 12, 2))).status is PushStatus.FAILED
+    settings = await bot.store.chat(GROUP.id)
     assert settings is not None
     assert not settings.active
+    clock.set(datetime(2026, 12, 3, 10, 0, tzinfo=UTC))
+    since = len(fake.calls)
+    await _fan_out(bot, fake)
+    assert not [c for c in fake.calls[since:] if c.method == "sendMessage"]
 
 
 async def test_migrated_chat_gets_its_push_at_the_new_id(
@@ -221,9 +243,8 @@ async def test_migrated_chat_gets_its_push_at_the_new_id(
     clock.set(datetime(2026, 12, 2, 10, 0, tzinfo=UTC))
     await _fan_out(bot, fake)
     assert len(_questions(fake, -1005550003)) == 1
-    row = await bot.services.db.fetch_one("SELECT chat_id, status FROM daily_pushes")
-    assert row is not None
-    assert tuple(row) == (-1005550003, "sent")
+    assert (await _push(bot, -1005550003, date(2026, 12, 2))).status is PushStatus.SENT
+    assert await bot.store.push_for(old.id, date(2026, 12, 2)) is None
 
 
 async def test_failures_retry_with_backoff_then_record_failed(
@@ -235,7 +256,7 @@ async def test_failures_retry_with_backoff_then_record_failed(
     async def no_wait(seconds: float) -> None:
         waits.append(seconds)
 
-    bot.sender.sleep = no_wait
+    bot.daily_sender.sleep = no_wait
     fake.set_admins(GROUP.id, [ADMIN.id])
     other = FakeChat.supergroup(-1005550009, "Flaky group")
     fake.set_admins(other.id, [ADMIN.id])
@@ -245,9 +266,8 @@ async def test_failures_retry_with_backoff_then_record_failed(
     fake.fail_next("sendMessage", error, error, error, error)
     clock.set(datetime(2026, 12, 2, 10, 0, tzinfo=UTC))
     await _fan_out(bot, fake)
-    failed = await bot.services.db.fetch_one("SELECT status, attempts FROM daily_pushes")
-    assert failed is not None
-    assert tuple(failed) == ("failed", 4)
+    failed = await _push(bot, GROUP.id, date(2026, 12, 2))
+    assert (failed.status, failed.attempts) == (PushStatus.FAILED, 4)
     assert waits == [1.0, 4.0, 15.0]
     fake.fail_next("sendMessage", error)
     clock.set(datetime(2026, 12, 2, 11, 0, tzinfo=UTC))
@@ -266,11 +286,11 @@ async def test_fan_out_within_limits_still_answers_interactive_traffic(
     async with running_bot(paced, clock=clock, poll_timeout=1) as running:
         await wait_for_polling(fake)
         for chat in chats:
-            await running.sender.daily.turn_on(
+            await running.daily_sender.daily.turn_on(
                 ChatRef(chat.id, ChatKind.SUPERGROUP), time(10, 0), ZoneInfo("UTC")
             )
         clock.set(datetime(2026, 12, 2, 10, 0, tzinfo=UTC))
-        running.sender.wake()
+        running.daily_sender.wake()
         await fake.wait_until(lambda: len(fake.calls_to("sendMessage")) >= 10)
         learner = FakeChat.private(MEMBERS[7])
         asked_at = len(fake.calls)
@@ -294,14 +314,16 @@ async def test_429_storm_is_waited_out_and_nothing_is_lost_or_doubled(
     """429s with retry_after are waited and retried: every chat gets exactly one push."""
     chats = [FakeChat.supergroup(-1005580000 - i, f"S{i}") for i in range(5)]
     for chat in chats:
-        await bot.sender.daily.turn_on(ChatRef(chat.id, ChatKind.SUPERGROUP), time(10, 0), None)
+        await bot.daily_sender.daily.turn_on(
+            ChatRef(chat.id, ChatKind.SUPERGROUP), time(10, 0), None
+        )
     storm = ApiError(429, "Too Many Requests: retry after 1", {"retry_after": 1})
     fake.fail_next("sendMessage", storm, storm)
     clock.set(datetime(2026, 12, 2, 10, 0, tzinfo=UTC))
     await _fan_out(bot, fake)
     assert [len(_questions(fake, chat.id)) for chat in chats] == [1] * 5
-    statuses = await bot.services.db.fetch_all("SELECT DISTINCT status FROM daily_pushes")
-    assert [r[0] for r in statuses] == ["sent"]
+    pushes = [await _push(bot, chat.id, date(2026, 12, 2)) for chat in chats]
+    assert {p.status for p in pushes} == {PushStatus.SENT}
 
 
 async def test_daily_question_closes_with_a_reveal_after_the_open_hours(
@@ -316,11 +338,10 @@ async def test_daily_question_closes_with_a_reveal_after_the_open_hours(
     assert question.text is not None
     assert "open until 22:00 UTC" in question.text
     clock.set(datetime(2026, 12, 2, 21, 59, tzinfo=UTC))
-    await bot.ticker.tick()
+    await tick(fake, bot)
     assert fake.message(GROUP.id, question.message_id).reply_markup is not None
     clock.set(datetime(2026, 12, 2, 22, 0, tzinfo=UTC))
-    await bot.ticker.tick()
-    await fake.idle()
+    await tick(fake, bot)
     revealed = fake.message(GROUP.id, question.message_id)
     assert revealed.reply_markup is None
     assert revealed.text is not None
@@ -334,20 +355,18 @@ async def test_graceful_stop_mid_fan_out_parks_the_rest_and_duplicates_nothing(
     chats = [FakeChat.supergroup(-1005590000 - i, f"P{i}") for i in range(60)]
     async with start_bot() as running:
         for chat in chats:
-            await running.sender.daily.turn_on(
+            await running.daily_sender.daily.turn_on(
                 ChatRef(chat.id, ChatKind.SUPERGROUP), time(10, 0), None
             )
         fake.latency = 0.02
         clock.set(datetime(2026, 12, 2, 10, 0, tzinfo=UTC))
-        running.sender.wake()
+        running.daily_sender.wake()
         await fake.wait_until(lambda: len(fake.calls_to("sendMessage")) >= 10)
     stopped_with = sum(len(_questions(fake, chat.id)) for chat in chats)
     assert 10 <= stopped_with < len(chats)
     fake.latency = 0.0
     async with start_bot() as running:
         await _fan_out(running, fake)
-        rows = await running.services.db.fetch_all(
-            "SELECT status, count(*) FROM daily_pushes GROUP BY status"
-        )
-        assert {r[0]: r[1] for r in rows} == {"sent": len(chats)}
+        pushes = [await _push(running, chat.id, date(2026, 12, 2)) for chat in chats]
+        assert {p.status for p in pushes} == {PushStatus.SENT}
     assert [len(_questions(fake, chat.id)) for chat in chats] == [1] * len(chats)

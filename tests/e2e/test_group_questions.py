@@ -4,7 +4,17 @@ from __future__ import annotations
 
 from bot.app import RunningBot
 from tests.e2e.conftest import StartBot
-from tests.e2e.group_helpers import GROUP, MEMBERS, TOPIC, group_quiz, press_all, right_and_wrong
+from tests.e2e.group_helpers import (
+    GROUP,
+    MEMBERS,
+    OTHER_TOPIC,
+    TOPIC,
+    ask_id_of,
+    group_quiz,
+    press_all,
+    right_and_wrong,
+    tick,
+)
 from tests.fakes import FakeBotApi
 from tests.fakes.clock import FakeClock
 
@@ -53,8 +63,7 @@ async def test_fifty_presses_in_two_seconds_cost_at_most_two_edits(
     await press_all(fake, question, presses[25:])
     await fake.idle()
     clock.advance(seconds=5)
-    await bot.ticker.tick()
-    await fake.idle()
+    await tick(fake, bot)
     edits = [c for c in fake.calls[since:] if c.method == "editMessageText"]
     assert 1 <= len(edits) <= 2
     assert "👥 50 answered" in edits[-1].params["text"]
@@ -64,14 +73,15 @@ async def test_fifty_presses_in_two_seconds_cost_at_most_two_edits(
 async def test_concurrent_presses_are_each_scored_exactly_once(
     fake: FakeBotApi, bot: RunningBot
 ) -> None:
-    """Sixty members pressing three times each at once leave sixty answers."""
+    """Sixty members pressing three times each at once leave sixty answers, one each."""
     question = await group_quiz(fake)
     presses = [(member, question.callback_data[n % 4]) for n in range(3) for member in MEMBERS]
     alerts = await press_all(fake, question, presses)
     assert sum(a.startswith("You already answered") for a in alerts) == 2 * len(MEMBERS)
-    row = await bot.services.db.fetch_one("SELECT count(*), count(DISTINCT user_id) FROM answers")
-    assert row is not None
-    assert tuple(row) == (len(MEMBERS), len(MEMBERS))
+    assert await bot.store.answer_count(ask_id_of(question)) == len(MEMBERS)
+    for member in MEMBERS:
+        stats = await bot.store.user_stats(GROUP.id, member.id)
+        assert stats.answered == 1
 
 
 async def test_deadline_reveals_answer_explanation_and_first_right(
@@ -79,6 +89,7 @@ async def test_deadline_reveals_answer_explanation_and_first_right(
 ) -> None:
     """At the deadline the message shows the right option, explanation, counts and who was first."""
     question = await group_quiz(fake)
+    ask_id = ask_id_of(question)  # the buttons go with the reveal
     right, wrong, letter = await right_and_wrong(bot, question)
     await press_all(fake, question, [(MEMBERS[3], wrong)])
     clock.advance(seconds=10)
@@ -86,8 +97,7 @@ async def test_deadline_reveals_answer_explanation_and_first_right(
     clock.advance(seconds=10)
     await press_all(fake, question, [(MEMBERS[5], right)])
     clock.advance(seconds=300)
-    await bot.ticker.tick()
-    await fake.idle()
+    await tick(fake, bot)
     closed = fake.message(GROUP.id, question.message_id)
     assert closed.reply_markup is None
     assert closed.text is not None
@@ -97,9 +107,8 @@ async def test_deadline_reveals_answer_explanation_and_first_right(
     assert "🥇 First right: Member4" in closed.text
     late = await press_all(fake, question, [(MEMBERS[6], right)])
     assert late == [f"This question has closed — the answer was {letter}."]
-    row = await bot.services.db.fetch_one("SELECT count(*) FROM answers")
-    assert row is not None
-    assert row[0] == 3
+    assert await bot.store.answer_count(ask_id) == 3
+    assert (await bot.store.user_stats(GROUP.id, MEMBERS[6].id)).answered == 0
 
 
 async def test_restart_closes_overdue_questions_and_keeps_open_ones_on_time(
@@ -109,13 +118,13 @@ async def test_restart_closes_overdue_questions_and_keeps_open_ones_on_time(
     async with start_bot():
         overdue = await group_quiz(fake)
         clock.advance(seconds=200)
-        still_open = await group_quiz(fake)
+        still_open = await group_quiz(fake, thread=OTHER_TOPIC)
     clock.advance(seconds=150)  # the first is now 350 s old, the second 150 s
     async with start_bot() as running:
+        await running.sender.idle()
         await fake.idle()
         assert fake.message(GROUP.id, overdue.message_id).reply_markup is None
         assert fake.message(GROUP.id, still_open.message_id).reply_markup is not None
         clock.advance(seconds=150)
-        await running.ticker.tick()
-        await fake.idle()
+        await tick(fake, running)
         assert fake.message(GROUP.id, still_open.message_id).reply_markup is None

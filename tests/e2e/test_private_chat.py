@@ -19,9 +19,12 @@ async def _quiz(fake: FakeBotApi, chat: FakeChat | None = None) -> StoredMessage
     return fake.message(chat.id, call.result["message_id"])
 
 
+def _ask_id(question: StoredMessage) -> int:
+    return int(question.callback_data[0].split(":")[1])
+
+
 async def _right_and_wrong(running: RunningBot, question: StoredMessage) -> tuple[str, str]:
-    ask_id = int(question.callback_data[0].split(":")[1])
-    ask = await running.store.get_ask(ask_id)
+    ask = await running.store.get_ask(_ask_id(question))
     assert ask is not None
     right = ask.right_position
     return question.callback_data[right], question.callback_data[(right + 1) % 4]
@@ -156,27 +159,33 @@ async def test_question_asked_before_restart_is_scored_once_after_it(
         question = await _quiz(fake)
     async with start_bot() as running:
         right, _ = await _right_and_wrong(running, question)
+        letter = "ABCD"[question.callback_data.index(right)]
         first = fake.press_button(alice_private(), ALICE, question.message_id, right)
         assert (await fake.callback_answer(first)).text == "✅ Correct"
         second = fake.press_button(alice_private(), ALICE, question.message_id, right)
-        assert (await fake.callback_answer(second)).text.startswith("You already answered")
+        assert (await fake.callback_answer(second)).text == f"You already answered {letter}"
         stats = await running.store.user_stats(ALICE.id, ALICE.id)
         assert (stats.answered, stats.correct) == (1, 1)
 
 
 async def _assert_refused_and_nothing_written(
-    fake: FakeBotApi, running: RunningBot, query_id: str
+    fake: FakeBotApi, running: RunningBot, query_id: str, question: StoredMessage
 ) -> None:
+    """The press got the alert; Alice's question is still open and nobody has a score."""
     answer = await fake.callback_answer(query_id)
     assert answer.show_alert
     assert answer.text is not None
     assert "doesn't belong" in answer.text
+    await running.sender.idle()
     await fake.idle()
-    row = await running.services.db.fetch_one(
-        "SELECT (SELECT count(*) FROM answers), (SELECT count(*) FROM users)"
-    )
-    assert row is not None
-    assert tuple(row) == (0, 0)
+    ask = await running.store.get_ask(_ask_id(question))
+    assert ask is not None
+    assert not ask.is_closed
+    assert await running.store.answer_count(ask.id) == 0
+    for user in (ALICE, BOB):
+        stats = await running.store.user_stats(user.id, user.id)
+        assert (stats.answered, stats.correct) == (0, 0)
+    assert len(fake.message(ALICE.id, question.message_id).buttons) == 4
 
 
 async def test_unparseable_button_data_gets_an_alert(fake: FakeBotApi, bot: RunningBot) -> None:
@@ -184,14 +193,14 @@ async def test_unparseable_button_data_gets_an_alert(fake: FakeBotApi, bot: Runn
     question = await _quiz(fake)
     for data in ("garbage", "a:1:9", "a:-1:0", "a:1", "a:01:0", ""):
         query = fake.press_button(alice_private(), ALICE, question.message_id, data)
-        await _assert_refused_and_nothing_written(fake, bot, query)
+        await _assert_refused_and_nothing_written(fake, bot, query, question)
 
 
 async def test_button_for_missing_ask_gets_an_alert(fake: FakeBotApi, bot: RunningBot) -> None:
     """Well-formed data naming an ask that does not exist is refused."""
     question = await _quiz(fake)
     query = fake.press_button(alice_private(), ALICE, question.message_id, "a:999999:0")
-    await _assert_refused_and_nothing_written(fake, bot, query)
+    await _assert_refused_and_nothing_written(fake, bot, query, question)
 
 
 async def test_button_of_another_chat_gets_an_alert(fake: FakeBotApi, bot: RunningBot) -> None:
@@ -201,6 +210,6 @@ async def test_button_of_another_chat_gets_an_alert(fake: FakeBotApi, bot: Runni
     fake.send_message(bob_chat, BOB, "/start")
     await fake.idle()
     query = fake.press_button(bob_chat, BOB, 1, question.callback_data[0])
-    await _assert_refused_and_nothing_written(fake, bot, query)
+    await _assert_refused_and_nothing_written(fake, bot, query, question)
     untouched = fake.message(ALICE.id, question.message_id)
     assert len(untouched.buttons) == 4

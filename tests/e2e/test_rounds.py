@@ -80,9 +80,13 @@ async def test_bad_round_sizes_get_usage_and_a_second_round_is_refused(
         assert (await _private(fake, text)).startswith("Usage: /quiz")
     await _private(fake, "/quiz 2")
     assert (await _private(fake, "/quiz 4")).startswith("A round is already running here.")
-    row = await bot.services.db.fetch_one("SELECT count(*) FROM rounds")
-    assert row is not None
-    assert row[0] == 1
+    await bot.sender.idle()
+    await fake.idle()
+    running = await bot.store.running_round(ALICE.id)
+    assert running is not None
+    assert running.size == 2
+    assert len(await bot.store.round_asks(running.id)) == 1
+    assert len([m for m in fake.bot_messages(ALICE.id) if m.callback_data]) == 1
 
 
 async def test_stop_ends_a_private_round_with_its_summary(

@@ -25,6 +25,7 @@ async def test_no_network_at_start_prints_one_clear_line_and_closes_everything(
     )
     code, out, err = await _run(cwd=tmp_path, env=env)
     assert code == 1
+    assert out == ""
     assert "quizbot: cannot reach the Bot API" in err
     assert "Unclosed" not in err
     assert "Traceback" not in err
