@@ -66,6 +66,7 @@ class RunningBot:
     sender: Sender
     ticker: Ticker
     daily_sender: DailySender
+    daily: DailyService
 
 
 def build_application(settings: Settings) -> tuple[App, list[AiohttpRequest]]:
@@ -183,7 +184,7 @@ async def running_bot(
         daily_sender.start()
         stack.push_async_callback(daily_sender.stop)
         log.info("quizbot is running as @%s", app.bot.username)
-        yield RunningBot(app, store, sender, ticker, daily_sender)
+        yield RunningBot(app, store, sender, ticker, daily_sender, daily)
         log.info("stopping")
 
 

@@ -5,10 +5,10 @@ than their limit, and then holds a slot in all of them until ``period`` after it
 Telegram counts it on arrival, between our send and our response, so no server-side window can
 hold more than the limit whatever the latency.
 
-``rate_limit_args`` picks the class: interactive (the default) goes first; ``{"bulk": True}``
-waits while any interactive request can use the slot, and during a 429 pause; and
-``{"droppable": True}`` (cosmetic edits, such as live answer counts) never waits: it is sent at
-once if there is headroom, else not at all and :class:`RequestDropped` is raised.
+``rate_limit_args`` sets the class. Interactive (the default) goes first. ``{"bulk": True}``
+waits while an interactive request could use the slot, and during a 429 pause.
+``{"droppable": True}`` (cosmetic edits such as live answer counts) never waits: it is sent at
+once if there is headroom, else not at all and :class:`RequestDropped` is raised at once.
 """
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ _SAFETY_WAKE = 1.0  # seconds the dispatcher sleeps at most; correctness never r
 
 
 class RequestDropped(TelegramError):  # noqa: N818 (named like RetryAfter, Forbidden)
-    """A droppable request found no headroom (or met a 429): it was not sent and never will be."""
+    """A droppable request found no headroom, or met a 429: it was not sent, nor will it be."""
 
 
 def counts_against_limits(endpoint: str) -> bool:
@@ -52,8 +52,7 @@ class _Window:
     __slots__ = ("done", "inflight", "limit", "period", "reserve")
 
     def __init__(self, limit: int, period: float, reserve: int = 0) -> None:
-        self.limit, self.period = limit, period
-        self.reserve = reserve  # slots a droppable request must leave free
+        self.limit, self.period, self.reserve = limit, period, reserve  # reserve: for droppables
         self.inflight = 0
         self.done: deque[float] = deque()  # response times, oldest first
 
@@ -70,16 +69,16 @@ class _Window:
         return self.done[0] + self.period if self.done else None
 
 
-def _resolve(future: asyncio.Future[None], _: object = None) -> None:
-    if not future.done():
-        future.set_result(None)
-
-
 def _fits(windows: tuple[_Window, ...], now: float) -> bool:
-    for window in windows:
+    for window in windows:  # noqa: SIM110 (a loop: all() and a generator cost twice as much)
         if window.used(now) >= window.limit:
             return False
     return True
+
+
+def _resolve(future: asyncio.Future[None], _: object = None) -> None:
+    if not future.done():
+        future.set_result(None)
 
 
 class _Chat:
@@ -95,17 +94,15 @@ class _Chat:
         "windows",
     )
 
-    def __init__(self, windows: tuple[_Window, ...], overall: _Window) -> None:
-        self.windows = windows
-        self.all = (overall, *windows)  # every window a request to this chat takes a slot in
-        self.span = max([w.period for w in windows], default=0.0)
+    def __init__(self, windows: tuple[_Window, ...], overall: _Window, span: float) -> None:
+        self.windows, self.all, self.span = windows, (overall, *windows), span
         # Waiters by class (interactive, bulk), each FIFO; cancelled ones are skipped lazily.
         self.waiting: tuple[deque[asyncio.Future[None]], ...] = (deque(), deque())
         self.queued = [False, False]  # in the ready queue of that class
         self.timer = False  # a wake-up for this chat is in the timer heap
         self.inflight = 0
         self.paused_until = 0.0
-        self.busy_until = 0.0  # until then a window or a pause still remembers this chat
+        self.busy_until = 0.0  # until then a window or a pause still remembers the chat
 
     def has(self, cls: int) -> bool:
         queue = self.waiting[cls]
@@ -126,22 +123,17 @@ def _chat_key(chat_id: object) -> ChatKey:
 class SlidingWindowRateLimiter(BaseRateLimiter[RateLimitArgs]):
     """Overall, per-private-chat and per-group sliding windows; retries 429s.
 
-    A private chat may burst: ``private_burst`` requests per ``private_burst /
-    private_per_second`` seconds (3 per 3 s by default), so an answer's reveal and the next
-    question go at once after a quiet spell, while the average stays at 1/s and no 3 s span
-    ever holds more than 3. A sliding window rather than a token bucket (capacity 3, 1/s):
-    holding each slot until a period after the response keeps the server's window within
-    the limit whatever the latency, which a bucket cannot promise without knowing when the
-    server counted each request; and the fake Bot API models it the same way.
-
-    A droppable request never takes a group's last ``droppable_reserve`` slots (5 of 20 by
-    default, so questions and reveals always find room), needs a free private-chat and overall
-    slot, and is dropped while anything waits ahead of it or a 429 pause holds bulk traffic.
+    A private chat may burst: ``private_burst`` per ``private_burst / private_per_second``
+    seconds (3 per 3 s), so a reveal and the next question go together after a quiet spell
+    while the average stays at 1/s. A window, not a token bucket (3, refilling 1/s): holding
+    each slot until a period after the response bounds the server's count whatever the
+    latency, where a bucket would need the unknown time the server counted each request; and
+    the fake Bot API models the same window. A droppable request leaves a group's last
+    ``droppable_reserve`` slots free (5 of 20: questions and reveals always find room).
 
     ``scale`` multiplies every rate by shortening the windows (as ``RateLimits.factor`` in the
-    fake does); ``margin`` lengthens each window by that fraction. Slots are counted from the
-    response, after the server has counted the request, so the margin only keeps two sends
-    from landing exactly one window apart.
+    fake does); ``margin`` lengthens each window by that fraction, so that two sends never land
+    exactly one window apart.
     """
 
     def __init__(
@@ -158,10 +150,10 @@ class SlidingWindowRateLimiter(BaseRateLimiter[RateLimitArgs]):
         clock: Callable[[], float] = time.monotonic,
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
     ) -> None:
-        if scale <= 0 or margin < 0 or max_retries < 0 or droppable_reserve < 0:
-            raise ValueError("scale must be > 0; margin, max_retries, droppable_reserve >= 0")
-        if private_per_second <= 0 or private_burst < 1:
-            raise ValueError("private_per_second must be > 0 and private_burst >= 1")
+        if min(margin, max_retries, droppable_reserve) < 0 or min(scale, private_per_second) <= 0:
+            raise ValueError("scale, private_per_second > 0; margin, retries, reserve >= 0")
+        if private_burst < 1:
+            raise ValueError("private_burst must be at least 1")
         stretch = (1.0 + margin) / scale
         self._private = (private_burst, private_burst / private_per_second * stretch)
         self._group = (group_per_minute, 60.0 * stretch, droppable_reserve)
@@ -198,27 +190,20 @@ class SlidingWindowRateLimiter(BaseRateLimiter[RateLimitArgs]):
     ) -> bool | JSONDict | list[JSONDict]:
         if not counts_against_limits(endpoint):
             return await callback(*args, **kwargs)
-        key = _chat_key(data.get("chat_id"))
-        if rate_limit_args and rate_limit_args.get("droppable"):
-            chat = self._take_or_drop(key)
-            try:
-                return await callback(*args, **kwargs)
-            except RetryAfter as error:
-                self._pause(chat, error)
-                raise RequestDropped(f"Dropped after a 429: {error.message}") from error
-            finally:
-                self._release(chat)
+        key, attempt = _chat_key(data.get("chat_id")), 0
+        droppable = bool(rate_limit_args and rate_limit_args.get("droppable"))
         cls = _BULK if rate_limit_args and rate_limit_args.get("bulk") else _INTERACTIVE
-        attempt = 0
         while True:
-            chat = await self._acquire(key, cls)
+            chat = self._take_or_drop(key) if droppable else await self._acquire(key, cls)
             try:
                 return await callback(*args, **kwargs)
             except RetryAfter as error:
-                if attempt == self._max_retries:
+                if attempt == self._max_retries and not droppable:
                     raise
                 attempt += 1
                 delay = self._pause(chat, error)
+                if droppable:
+                    raise RequestDropped(f"Dropped: {error.message}") from error
             finally:
                 self._release(chat)
             await self._sleep(delay)
@@ -235,21 +220,20 @@ class SlidingWindowRateLimiter(BaseRateLimiter[RateLimitArgs]):
 
     # -- admission ---------------------------------------------------------------------------
 
-    def _clear(self, chat: _Chat, now: float) -> bool:
-        """Nothing waits ahead of a new request to ``chat``: no waiter is ready or due."""
+    def _first(self, chat: _Chat, now: float) -> bool:
+        """No waiter is ready or due anywhere, nor waits in ``chat``; the chat is not paused."""
         ready, timers = self._ready, self._timers
-        return not (
-            ready[0] or ready[1] or (timers and timers[0][0] <= now) or chat.paused_until > now
-        ) and not (chat.has(_INTERACTIVE) or chat.has(_BULK))
+        if ready[0] or ready[1] or (timers and timers[0][0] <= now) or chat.paused_until > now:
+            return False
+        return not (chat.has(_INTERACTIVE) or chat.has(_BULK))
 
     def _take_or_drop(self, key: ChatKey) -> _Chat:
         now = self._clock()
         chat = self._chat(key, now)
-        if now < self._bulk_paused_until or not self._clear(chat, now):
-            raise RequestDropped("Droppable request not sent: others wait or a 429 holds")
-        for window in chat.all:
-            if window.used(now) + window.reserve >= window.limit:
-                raise RequestDropped("Droppable request not sent: no headroom in the window")
+        if now < self._bulk_paused_until or not self._first(chat, now):
+            raise RequestDropped("Droppable request not sent: others wait, or a 429 holds")
+        if any(w.used(now) + w.reserve >= w.limit for w in chat.all):
+            raise RequestDropped("Droppable request not sent: no headroom in the window")
         self._take(chat)
         return chat
 
@@ -258,10 +242,10 @@ class SlidingWindowRateLimiter(BaseRateLimiter[RateLimitArgs]):
         chat = self._chat(key, now)
         if (
             (cls == _INTERACTIVE or now >= self._bulk_paused_until)
-            and self._clear(chat, now)
+            and self._first(chat, now)
             and _fits(chat.all, now)
         ):
-            self._take(chat)  # what the pump would do at once, minus the queueing
+            self._take(chat)  # what the pump would do at once, without queueing
             return chat
         future = asyncio.get_running_loop().create_future()
         chat.waiting[cls].append(future)
@@ -291,7 +275,8 @@ class SlidingWindowRateLimiter(BaseRateLimiter[RateLimitArgs]):
             window.inflight -= 1
             window.done.append(now)
         chat.inflight -= 1
-        chat.busy_until = max(chat.busy_until, now + chat.span)
+        if now + chat.span > chat.busy_until:
+            chat.busy_until = now + chat.span
         if self._pending:
             self._promote(chat, now)
             self._pump(now)
@@ -305,30 +290,30 @@ class SlidingWindowRateLimiter(BaseRateLimiter[RateLimitArgs]):
                 self._chats = {k: c for k, c in self._chats.items() if not c.idle(now)}
                 self._sweep_at = max(_MIN_SWEEP, 2 * len(self._chats))
                 self._next_sweep = now + self._group[1]
-            chat = self._chats[key] = _Chat(self._windows(key), self._overall)
+            if key is None:
+                chat = _Chat((), self._overall, 0.0)
+            elif isinstance(key, str):  # a @username: a channel to Telegram, a user to the fake
+                windows = _Window(*self._private), _Window(*self._group)
+                chat = _Chat(windows, self._overall, max(self._private[1], self._group[1]))
+            else:
+                limits = self._group if key < 0 else self._private
+                chat = _Chat((_Window(*limits),), self._overall, limits[1])
+            self._chats[key] = chat
         return chat
-
-    def _windows(self, key: ChatKey) -> tuple[_Window, ...]:
-        if key is None:
-            return ()
-        if isinstance(key, str):  # a @username: a channel to Telegram, a user to the fake
-            return _Window(*self._private), _Window(*self._group)
-        return (_Window(*self._group) if key < 0 else _Window(*self._private),)
 
     def _promote(self, chat: _Chat, now: float) -> None:
         """Queue the chat for an overall slot if its own windows have room, else set a timer."""
-        if chat.has(_INTERACTIVE):
-            cls = _INTERACTIVE  # in a chat, interactive goes first
-        elif chat.has(_BULK):
-            cls = _BULK
-        else:
+        waiting = chat.waiting  # a cancelled waiter here costs a pass, caught by has()
+        cls = _INTERACTIVE if waiting[0] else _BULK  # in a chat, interactive goes first
+        if not waiting[cls]:
             return
-        at = max(now, chat.paused_until)
+        at = chat.paused_until if chat.paused_until > now else now
         for window in chat.windows:
             free = window.free_at(now)
             if free is None:
                 return  # the release of an in-flight request promotes it again
-            at = max(at, free)
+            if free > at:
+                at = free
         if at > now:
             if not chat.timer:
                 chat.timer = True
@@ -362,16 +347,16 @@ class SlidingWindowRateLimiter(BaseRateLimiter[RateLimitArgs]):
             chat.queued[cls] = False
             if not chat.has(cls) or (cls == _BULK and chat.has(_INTERACTIVE)):
                 self._promote(chat, now)
-                continue
-            if chat.paused_until <= now and _fits(chat.windows, now):
+            elif chat.paused_until <= now and _fits(chat.windows, now):
                 return chat
-            self._promote(chat, now)  # filled since it was queued: wait for its timer
+            else:
+                self._promote(chat, now)  # filled since it was queued: wait for its timer
         return None
 
     # -- the dispatcher: wakes waiters when a window frees up ----------------------------------
 
     def _deadline(self, now: float) -> float:
-        """The first time after ``now`` the pump may admit someone without a release first."""
+        """The first time after ``now`` the pump may admit a waiter without a release first."""
         at = self._timers[0][0] if self._timers else math.inf
         ready, bulk = self._ready
         if ready or bulk:
@@ -389,11 +374,10 @@ class SlidingWindowRateLimiter(BaseRateLimiter[RateLimitArgs]):
             _resolve(self._wake)
 
     async def _dispatch(self) -> None:
-        """Pump, sleep until the next deadline or until woken by ``_arm``; repeat while needed.
+        """Pump, then sleep until the next deadline or until ``_arm`` wakes it; repeat.
 
-        Each pass reads the clock once: the pump acts on every deadline at or before that
-        reading, so every deadline left is later and the sleep ends no later than the first
-        of them. ``_SAFETY_WAKE`` only bounds how long an unforeseen missed wake-up could last.
+        One clock reading per pass: the pump acts on every deadline at or before it, so all
+        that are left are later, and the sleep ends no later than the first of them.
         """
         loop = asyncio.get_running_loop()
         while True:

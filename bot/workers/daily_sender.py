@@ -45,8 +45,8 @@ class DailySender:
         *,
         sleep: Callable[[float], Awaitable[None]] | None = None,
     ) -> None:
-        self.daily = daily
-        self.bot = bot
+        self._daily = daily
+        self._bot = bot
         # Back-off waits end early on stop, so a graceful shutdown never waits them out.
         self.sleep = sleep or self._sleep_unless_stopped
         self._lock = asyncio.Lock()
@@ -94,13 +94,13 @@ class DailySender:
     async def run_once(self) -> None:
         """Plan the slots that have come, then send every pending push."""
         async with self._lock:
-            while await self.daily.plan_due(PLAN_BATCH) == PLAN_BATCH:
+            while await self._daily.plan_due(PLAN_BATCH) == PLAN_BATCH:
                 pass
             seen: set[tuple[int, str]] = set()
             while not self._stopping:
                 batch = [
                     p
-                    for p in await self.daily.pending(BATCH)
+                    for p in await self._daily.pending(BATCH)
                     if (p.chat_id, p.local_day.isoformat()) not in seen
                 ]
                 if not batch:
@@ -123,13 +123,13 @@ class DailySender:
         for attempt in range(1, MAX_ATTEMPTS + 1):
             if current is None or self._stopping:
                 return
-            chat = await self.daily.deliverable_chat(current.chat_id)
+            chat = await self._daily.deliverable_chat(current.chat_id)
             if chat is None:
-                await self.daily.failed(current, "chat inactive or unknown", final=True)
+                await self._daily.failed(current, "chat inactive or unknown", final=True)
                 return
-            new = await self.daily.ask_for(current, chat)
+            new = await self._daily.ask_for(current, chat)
             try:
-                sent = await self.bot.send_message(
+                sent = await self._bot.send_message(
                     chat_id=current.chat_id,
                     text=await self._text(new),
                     reply_markup=render.question_keyboard(new.ask),
@@ -137,28 +137,28 @@ class DailySender:
                 )
             except Forbidden as error:
                 log.info("chat %s: %s; daily question turned off", current.chat_id, error.message)
-                await self.daily.chat_gone(current, error.message)
+                await self._daily.chat_gone(current, error.message)
                 return
             except ChatMigrated as error:
-                current = await self.daily.chat_moved(current, error.new_chat_id)
+                current = await self._daily.chat_moved(current, error.new_chat_id)
                 continue
             except RetryAfter as error:
-                await self.daily.failed(current, error.message, final=False)
+                await self._daily.failed(current, error.message, final=False)
                 await self.sleep(_seconds(error.retry_after))
                 continue
             except TelegramError as error:
                 final = attempt == MAX_ATTEMPTS
-                await self.daily.failed(current, error.message, final=final)
+                await self._daily.failed(current, error.message, final=final)
                 if final:
                     log.warning("chat %s: daily push failed: %s", current.chat_id, error.message)
                     return
                 await self.sleep(BACKOFF_SECONDS[min(attempt, len(BACKOFF_SECONDS)) - 1])
                 continue
-            await self.daily.sent(current, new.ask, sent.message_id)
+            await self._daily.sent(current, new.ask, sent.message_id)
             return
 
     async def _text(self, new: DailyAsk) -> str:
         ask = new.ask
-        zone = await self.daily.zone_of(ask.chat_id)
-        title = self.daily.deck_title(ask.deck_id)
+        zone = await self._daily.zone_of(ask.chat_id)
+        title = self._daily.deck_title(ask.deck_id)
         return render_group.open_question_message(new.question, ask, title, 0, zone)

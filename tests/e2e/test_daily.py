@@ -178,7 +178,7 @@ async def test_ledger_resumes_after_a_crash_without_duplicates(
             await _say(fake, ADMIN, "/daily 10:00 UTC", chat)
         # The crash: stop before the sender ran, with the slots planned, the first chat's ask
         # made and the second chat's push recorded as sent.
-        daily = running.daily_sender.daily
+        daily = running.daily
         await running.daily_sender.stop()
         clock.set(datetime(2026, 12, 2, 10, 0, tzinfo=UTC))
         await daily.plan_due()
@@ -286,7 +286,7 @@ async def test_fan_out_within_limits_still_answers_interactive_traffic(
     async with running_bot(paced, clock=clock, poll_timeout=1) as running:
         await wait_for_polling(fake)
         for chat in chats:
-            await running.daily_sender.daily.turn_on(
+            await running.daily.turn_on(
                 ChatRef(chat.id, ChatKind.SUPERGROUP), time(10, 0), ZoneInfo("UTC")
             )
         clock.set(datetime(2026, 12, 2, 10, 0, tzinfo=UTC))
@@ -314,7 +314,7 @@ async def test_429_storm_is_waited_out_and_nothing_is_lost_or_doubled(
     """429s with retry_after are waited and retried: every chat gets exactly one push."""
     chats = [FakeChat.supergroup(-1005580000 - i, f"S{i}") for i in range(5)]
     for chat in chats:
-        await bot.daily_sender.daily.turn_on(
+        await bot.daily.turn_on(
             ChatRef(chat.id, ChatKind.SUPERGROUP), time(10, 0), None
         )
     storm = ApiError(429, "Too Many Requests: retry after 1", {"retry_after": 1})
@@ -355,7 +355,7 @@ async def test_graceful_stop_mid_fan_out_parks_the_rest_and_duplicates_nothing(
     chats = [FakeChat.supergroup(-1005590000 - i, f"P{i}") for i in range(60)]
     async with start_bot() as running:
         for chat in chats:
-            await running.daily_sender.daily.turn_on(
+            await running.daily.turn_on(
                 ChatRef(chat.id, ChatKind.SUPERGROUP), time(10, 0), None
             )
         fake.latency = 0.02
