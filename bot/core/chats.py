@@ -112,4 +112,4 @@ class ChatService:
         new = await self._chats.chat(new_id)
         key = (new.timezone if new and new.timezone else None) or (old.timezone if old else None)
         bounds = bounds_in(zone_or(key, self.default_zone))
-        return await self._chats.move_chat(old_id, new_id, bounds)
+        return await self._chats.move_chat(old_id, new_id, bounds, self._clock.now())

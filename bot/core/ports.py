@@ -109,7 +109,9 @@ class ChatStore(Protocol):
         """True when that changed anything."""
         ...
 
-    async def move_chat(self, old_id: int, new_id: int, bounds: PeriodBounds) -> bool:
+    async def move_chat(
+        self, old_id: int, new_id: int, bounds: PeriodBounds, now: datetime
+    ) -> bool:
         """Move everything keyed by `old_id` to `new_id` in one transaction (group →
         supergroup), whether or not `new_id` was seen first; boards of `new_id` are recounted
         with `bounds`. Idempotent: False when there was nothing to move."""

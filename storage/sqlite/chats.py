@@ -43,11 +43,13 @@ class ChatQueries(StoreBase):
         )
         return changed == 1
 
-    async def move_chat(self, old_id: int, new_id: int, bounds: PeriodBounds) -> bool:
+    async def move_chat(
+        self, old_id: int, new_id: int, bounds: PeriodBounds, now: datetime
+    ) -> bool:
         """Move everything keyed by `old_id` to `new_id` (group → supergroup) in one
         transaction, whichever chat was seen first; False when there was nothing to move.
 
         Telegram announces a migration in both chats, so a second call finds nothing left.
         """
         async with self._db.transaction() as conn:
-            return await move_chat(conn, old_id, new_id, bounds)
+            return await move_chat(conn, old_id, new_id, bounds, now)

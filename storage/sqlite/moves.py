@@ -7,12 +7,13 @@ two chats are merged into it.
 
 from __future__ import annotations
 
-import time
+from datetime import datetime
 
 import aiosqlite
 
 from bot.core.ports import PeriodBounds
 from storage.sqlite.boards import recount
+from storage.sqlite.rows import to_ms
 
 # Every table with a foreign key to chats(id), and how the merge treats it (tests check that
 # this list and the schema agree).
@@ -56,7 +57,7 @@ async def _exists(conn: aiosqlite.Connection, chat_id: int) -> bool:
 
 
 async def move_chat(
-    conn: aiosqlite.Connection, old_id: int, new_id: int, bounds: PeriodBounds
+    conn: aiosqlite.Connection, old_id: int, new_id: int, bounds: PeriodBounds, now: datetime
 ) -> bool:
     """Move or merge `old_id` into `new_id` on `conn`, inside the caller's transaction."""
     if old_id == new_id or not await _exists(conn, old_id):
@@ -67,7 +68,7 @@ async def move_chat(
             "UPDATE chats SET id = ?, kind = 'supergroup' WHERE id = ?", (new_id, old_id)
         )
         return True
-    keys = {"old": old_id, "new": new_id, "now": int(time.time() * 1000)}
+    keys = {"old": old_id, "new": new_id, "now": to_ms(now)}
     await conn.execute(_MERGE_SETTINGS, keys)
     await conn.execute(_STOP_OLD_ROUND, keys)
     await conn.execute(_DROP_OLD_SCHEDULE, keys)

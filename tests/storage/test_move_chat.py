@@ -42,6 +42,7 @@ NEW = ChatRef(-100123, ChatKind.SUPERGROUP, "Study (super)")
 BERLIN = ZoneInfo("Europe/Berlin")
 BOUNDS = zone_bounds(BERLIN)  # the chat's zone after the move: the old group's
 START = utc(2026, 11, 20, 8)
+NOW = utc(2026, 11, 25, 8)  # when the move happens
 D1, D2, D3 = date(2026, 12, 1), date(2026, 12, 2), date(2026, 12, 3)
 MOVED = ("asks", "answers", "rounds", "effects")
 
@@ -138,7 +139,7 @@ async def test_migration_first_rekeys_the_chat(store: SqliteStore, db_path: Path
     running = await store.running_round(OLD.id)
     assert running is not None
 
-    assert await store.move_chat(OLD.id, NEW.id, BOUNDS)
+    assert await store.move_chat(OLD.id, NEW.id, BOUNDS, NOW)
 
     assert rows_of(db_path, NEW.id) == before
     assert Boards(store, db_path).snapshot(NEW.id) == boards
@@ -169,7 +170,7 @@ async def test_new_chat_joined_first_with_nothing_else(store: SqliteStore, db_pa
     before = rows_of(db_path, OLD.id)
     pending = [e.id for e in await store.pending_effects(OLD.id, 10)]
 
-    assert await store.move_chat(OLD.id, NEW.id, BOUNDS)
+    assert await store.move_chat(OLD.id, NEW.id, BOUNDS, NOW)
 
     after = rows_of(db_path, NEW.id)
     assert {t: after[t] for t in (*MOVED, "daily_schedules", "daily_pushes")} == {
@@ -208,7 +209,7 @@ async def test_new_chat_with_its_own_history_is_merged(store: SqliteStore, db_pa
     assert new_d1 is not None
     assert old_d2 is not None
 
-    assert await store.move_chat(OLD.id, NEW.id, BOUNDS)
+    assert await store.move_chat(OLD.id, NEW.id, BOUNDS, NOW)
 
     after = rows_of(db_path, NEW.id)
     assert {t: after[t] for t in MOVED} == {t: old[t] + new[t] for t in MOVED}
@@ -246,8 +247,8 @@ async def test_unknown_old_chat_moves_nothing(store: SqliteStore, db_path: Path)
     await store.upsert_chat(NEW, START)
     await history(store, NEW, UTC_ZONE, seed=18, days=(D1,))
     before = dump(db_path)
-    assert not await store.move_chat(OLD.id, NEW.id, BOUNDS)
-    assert not await store.move_chat(NEW.id, NEW.id, BOUNDS)
+    assert not await store.move_chat(OLD.id, NEW.id, BOUNDS, NOW)
+    assert not await store.move_chat(NEW.id, NEW.id, BOUNDS, NOW)
     assert dump(db_path) == before
     assert rows_of(db_path, OLD.id) == dict.fromkeys(CHAT_TABLES, 0)
     assert peek(db_path, "PRAGMA foreign_key_check") == []
@@ -262,8 +263,8 @@ async def test_moving_twice_is_a_no_op_the_second_time(
     if new_known:
         await store.upsert_chat(NEW, START)
         await history(store, NEW, UTC_ZONE, seed=18, days=(D1, D3))
-    assert await store.move_chat(OLD.id, NEW.id, BOUNDS)
+    assert await store.move_chat(OLD.id, NEW.id, BOUNDS, NOW)
     once = dump(db_path)
-    assert not await store.move_chat(OLD.id, NEW.id, BOUNDS)
+    assert not await store.move_chat(OLD.id, NEW.id, BOUNDS, NOW)
     assert dump(db_path) == once
     await check_moved(store, db_path)
