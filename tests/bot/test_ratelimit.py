@@ -3,12 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-import heapq
-import itertools
-from collections.abc import Awaitable, Iterable
-from dataclasses import dataclass, field
 from datetime import timedelta
-from typing import Any
 
 import pytest
 from telegram.error import RetryAfter
@@ -16,111 +11,28 @@ from telegram.ext import ApplicationBuilder
 
 from bot.http import AiohttpRequest
 from bot.ratelimit import SlidingWindowRateLimiter
+from tests.bot.ratelimit_harness import FakeTime, Harness, busiest
 from tests.fakes import FakeBotApi, RateLimits
-
-ALL = object()
-
-
-class FakeTime:
-    """A clock that moves only when the test moves it; ``sleep`` waits for that."""
-
-    def __init__(self) -> None:
-        self.now = 0.0
-        self._sleepers: list[tuple[float, int, asyncio.Future[None]]] = []
-        self._seq = itertools.count()
-
-    def clock(self) -> float:
-        return self.now
-
-    async def sleep(self, delay: float) -> None:
-        future = asyncio.get_running_loop().create_future()
-        heapq.heappush(self._sleepers, (self.now + max(delay, 0.0), next(self._seq), future))
-        await future
-
-    @staticmethod
-    async def settle() -> None:
-        for _ in range(50):
-            await asyncio.sleep(0)
-
-    def _next_deadline(self) -> float | None:
-        while self._sleepers and self._sleepers[0][2].done():
-            heapq.heappop(self._sleepers)
-        return self._sleepers[0][0] if self._sleepers else None
-
-    async def _jump(self, deadline: float) -> None:
-        self.now = max(self.now, deadline)
-        while self._sleepers and self._sleepers[0][0] <= self.now:
-            future = heapq.heappop(self._sleepers)[2]
-            if not future.done():
-                future.set_result(None)
-        await self.settle()
-
-    async def advance(self, seconds: float) -> None:
-        target = self.now + seconds
-        await self.settle()
-        while (deadline := self._next_deadline()) is not None and deadline <= target:
-            await self._jump(deadline)
-        await self._jump(target)
-
-    async def run(self, *aws: Awaitable[Any]) -> list[Any]:
-        """Await all of ``aws``, jumping the clock to each next sleeper whenever they stall."""
-        tasks = [asyncio.ensure_future(a) for a in aws]
-        await self.settle()
-        while not all(t.done() for t in tasks):
-            deadline = self._next_deadline()
-            assert deadline is not None, "deadlock: nothing sleeps and nothing finishes"
-            await self._jump(deadline)
-        return [t.result() for t in tasks]
-
-
-@dataclass
-class Harness:
-    """A limiter on fake time, and the time each request reached the (fake) server."""
-
-    time: FakeTime = field(default_factory=FakeTime)
-    calls: list[tuple[float, int | str | None, str]] = field(default_factory=list)
-    limiter: SlidingWindowRateLimiter = field(init=False)
-
-    def __post_init__(self) -> None:
-        self.limiter = self.make()
-
-    def make(self, **kwargs: Any) -> SlidingWindowRateLimiter:
-        self.limiter = SlidingWindowRateLimiter(
-            clock=self.time.clock, sleep=self.time.sleep, **kwargs
-        )
-        return self.limiter
-
-    async def send(
-        self,
-        chat_id: int | str | None,
-        *,
-        endpoint: str = "sendMessage",
-        bulk: bool = False,
-        fail: list[BaseException] | None = None,
-    ) -> object:
-        async def callback(*args: Any, **kwargs: Any) -> bool:
-            self.calls.append((self.time.now, chat_id, endpoint))
-            if fail:
-                raise fail.pop(0)
-            return True
-
-        return await self.limiter.process_request(
-            callback, (), {}, endpoint, {"chat_id": chat_id}, {"bulk": True} if bulk else None
-        )
-
-    def times(self, chat_id: object = ALL) -> list[float]:
-        return [t for t, c, _ in self.calls if chat_id is ALL or c == chat_id]
-
-
-def busiest(times: Iterable[float], period: float) -> int:
-    """Most requests in any window ``(t - period, t]``, as the fake server counts them."""
-    ordered = sorted(times)
-    return max((sum(t - period < u <= t for u in ordered) for t in ordered), default=0)
 
 
 @pytest.fixture
 def h() -> Harness:
     return Harness()
+
+
+class TickingTime(FakeTime):
+    """Each clock reading takes 0.1 ms and a sleep ends 0.15 ms early, as asyncio's may (by
+    up to its clock resolution): a deadline can fall between two readings of one pass."""
+
+    TICK, EARLY = 1e-4, 1.5e-4
+
+    def clock(self) -> float:
+        now = self.now
+        self.now += self.TICK
+        return now
+
+    async def sleep(self, delay: float) -> None:
+        await super().sleep(delay - self.EARLY)
 
 
 async def test_burst_to_distinct_chats_stays_within_30_per_second(h: Harness) -> None:
@@ -132,16 +44,58 @@ async def test_burst_to_distinct_chats_stays_within_30_per_second(h: Harness) ->
     assert 3.0 < max(h.times()) < 3.2
 
 
-async def test_private_chat_one_per_second_without_blocking_others(h: Harness) -> None:
-    """Three sends to one private chat are a second apart; other chats go at once."""
-    busy = [asyncio.ensure_future(h.send(7)) for _ in range(3)]
+async def test_private_chat_bursts_three_then_waits_without_blocking_others(h: Harness) -> None:
+    """Five sends to one private chat: three at once, two when the 3 s window moves on."""
+    busy = [asyncio.ensure_future(h.send(7)) for _ in range(5)]
     await h.time.run(h.send(8), h.send(9))
     assert h.times(8) == h.times(9) == [0.0]
     await h.time.run(*busy)
+    assert h.times(7)[:3] == [0.0] * 3
+    assert all(3.0 < t < 3.01 for t in h.times(7)[3:])
+
+
+async def test_slot_freeing_between_clock_readings_admits_the_waiter_at_once() -> None:
+    """A deadline passed between two clock readings is acted on at once, with no idle cap."""
+    h = Harness(time=TickingTime())
+    await h.time.run(*(h.send(7) for _ in range(4)))
+    assert h.times(7)[2] < 0.001
+    assert 3.003 < h.times(7)[3] < 3.005  # as the first slot frees: no idle cap
+
+
+async def test_an_earlier_deadline_wakes_the_sleeping_dispatcher(h: Harness) -> None:
+    """A waiter due sooner than the one the dispatcher sleeps for is admitted on time."""
+    h.make(scale=10)  # windows: 0.1 s overall, 0.3 s private, 6 s group
+    group = [asyncio.ensure_future(h.send(-100)) for _ in range(21)]
+    await h.time.advance(0.1)
+    await h.time.run(*(h.send(7) for _ in range(4)))
+    assert h.times(7)[3] == pytest.approx(0.1 + 0.3003)
+    await h.time.run(*group)
+    assert h.times(-100)[20] == pytest.approx(6.006)
+
+
+async def test_private_chat_averages_one_per_second(h: Harness) -> None:
+    """30 sends to one private chat: never more than 3 in 3 s, all through in about 27 s."""
+    await h.time.run(*(h.send(7) for _ in range(30)))
+    assert busiest(h.times(7), 3.0) == 3
+    assert 27.0 < max(h.times(7)) < 27.1  # 10 bursts of 3, just over 3 s apart
+
+
+async def test_private_chat_bursts_again_after_a_quiet_spell(h: Harness) -> None:
+    """Once 3 s have passed since a burst, three more sends to the chat go at once."""
+    await h.time.run(*(h.send(7) for _ in range(3)))
+    await h.time.advance(3.01)
+    await h.time.run(*(h.send(7) for _ in range(3)))
+    assert h.times(7) == [0.0] * 3 + [3.01] * 3
+
+
+async def test_private_burst_of_one_sends_one_per_second(h: Harness) -> None:
+    """private_burst=1 restores the strict 1/s: three sends a second apart."""
+    h.make(private_burst=1)
+    await h.time.run(*(h.send(7) for _ in range(3)))
     first, second, third = h.times(7)
     assert first == 0.0
-    assert 1.0 < second - first < 1.1
-    assert 1.0 < third - second < 1.1
+    assert 1.0 < second - first < 1.01
+    assert 1.0 < third - second < 1.01
 
 
 async def test_group_twenty_per_minute_without_blocking_others(h: Harness) -> None:
@@ -153,6 +107,20 @@ async def test_group_twenty_per_minute_without_blocking_others(h: Harness) -> No
     assert h.times(-100)[:20] == [0.0] * 20
     assert all(60.0 < t < 62.0 for t in h.times(-100)[20:])
     assert busiest(h.times(-100), 60.0) == 20
+
+
+@pytest.mark.parametrize("bulk", [False, True], ids=["interactive", "bulk"])
+async def test_full_group_window_never_delays_another_chat(h: Harness, bulk: bool) -> None:
+    """Group A has 50 sends queued and a full window: group B's single send goes at once."""
+    busy = [asyncio.ensure_future(h.send(-100)) for _ in range(50)]
+    await h.time.settle()
+    assert len(h.times(-100)) == 20
+    await h.time.run(h.send(-200, bulk=bulk))
+    assert h.times(-200) == [0.0]
+    assert h.time.now == 0.0
+    await h.time.run(*busy)
+    assert busiest(h.times(-100), 60.0) == 20
+    assert 120.0 < max(h.times(-100)) < 121.0
 
 
 async def test_interactive_request_overtakes_queued_bulk(h: Harness) -> None:
@@ -233,8 +201,9 @@ async def test_scale_10_allows_300_per_second(h: Harness) -> None:
     assert busiest(h.times(), 0.1) == 30
     assert 290 <= busiest(h.times(), 1.0) <= 300
     assert 1.9 < max(h.times()) < 2.0  # 20 batches of 30, just over 0.1 s apart
-    await h.time.run(h.send(700), h.send(700))
-    assert 0.1 < h.times(700)[1] - h.times(700)[0] < 0.11
+    await h.time.run(*(h.send(700) for _ in range(4)))
+    assert h.times(700)[:3] == [h.times(700)[0]] * 3  # a private burst of 3 at once
+    assert 0.3 < h.times(700)[3] - h.times(700)[0] < 0.31
 
 
 async def test_idle_chats_are_forgotten(h: Harness) -> None:
