@@ -38,7 +38,8 @@ from bot.core.delivery import (
     ShowReveal,
     ShowSummary,
 )
-from bot.workers.live_count import LiveCounts
+from bot.ratelimit import RequestDropped
+from bot.workers.live_count import DROPPABLE, LiveCounts
 
 log = logging.getLogger(__name__)
 
@@ -119,6 +120,8 @@ class Sender:
         chat_id = item.effect.chat_id
         try:
             message_id = await self._send(item)
+        except RequestDropped:
+            await self._delivery.delivered(item)  # cosmetic, and no room for it: skip it
         except RetryAfter as error:
             await self._delivery.transient(item, error.message, _seconds(error.retry_after))
         except Forbidden as error:
@@ -203,7 +206,11 @@ class Sender:
                     chat_id, render.notice(text), message_thread_id=thread_id
                 )
             case RemoveButton(message_id=message_id):
+                # Cosmetic: a private chat's burst is kept for the next question and answer.
                 sent = await self._bot.edit_message_reply_markup(
-                    chat_id=chat_id, message_id=message_id, reply_markup=None
+                    chat_id=chat_id,
+                    message_id=message_id,
+                    reply_markup=None,
+                    rate_limit_args=DROPPABLE,
                 )
         return sent.message_id if isinstance(sent, Message) else None

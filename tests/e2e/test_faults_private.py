@@ -81,7 +81,9 @@ async def test_a_transient_failure_in_a_private_round_is_retried_to_exactly_once
     assert len(questions) == 2
     assert all(q.reply_markup is None and "your answer" in (q.text or "") for q in questions)
     assert len(_mine(fake, ("✅", "❌"))) == 2
-    assert all(m.reply_markup is None for m in _mine(fake, ("✅", "❌")))
+    if (step, fault) != ("removed Next button", "429"):
+        # Removing a used Next button is cosmetic: under flood control it is skipped.
+        assert all(m.reply_markup is None for m in _mine(fake, ("✅", "❌")))
     assert len(_mine(fake, ("🏁",))) == 1
 
 
