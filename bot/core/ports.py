@@ -68,6 +68,10 @@ class Writes(Protocol):
         """How many questions the round has asked, read inside the transaction."""
         ...
 
+    async def open_quiz_ask(self, chat_id: int, thread_id: int | None, now: datetime) -> Ask | None:
+        """AskStore.open_quiz_ask, read inside the transaction."""
+        ...
+
     async def enqueue(self, effect: NewEffect, now: datetime) -> None:
         """Record a message the bot owes, to be sent by a worker after the commit."""
         ...

@@ -134,6 +134,10 @@ class QuizService:
                 return StillOpen(open_ask)
         draft = await self._asking.draft(chat, thread_id)
         async with self._store.transaction() as tx:
+            if chat.kind.is_group:  # again, under the write lock: a crowd asks at once
+                open_ask = await tx.open_quiz_ask(chat.id, thread_id, self._clock.now())
+                if open_ask is not None:
+                    return StillOpen(open_ask)
             await tx.upsert_chat(chat, self._clock.now())
             ask = await self._asking.post(tx, draft)
         return Queued(ask)

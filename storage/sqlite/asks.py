@@ -8,13 +8,7 @@ from bot.core.model import Answer, Ask, PassState, PeriodKeys, Player, Tally, Us
 from storage.sqlite import rows
 from storage.sqlite.base import StoreBase
 from storage.sqlite.rows import from_ms, to_ms
-
-# Served by the partial index asks_open_quiz.
-OPEN_QUIZ_ASK = (
-    f"SELECT {rows.ASK_COLUMNS} FROM asks "
-    "WHERE chat_id = ? AND thread_id IS ? AND closed_at IS NULL AND origin = 'quiz' "
-    "AND (closes_at IS NULL OR closes_at > ?) ORDER BY id DESC LIMIT 1"
-)
+from storage.sqlite.writes import OPEN_QUIZ_ASK
 
 
 class AskQueries(StoreBase):

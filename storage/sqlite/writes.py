@@ -22,6 +22,7 @@ from bot.core.model import (
     Round,
     RoundEnd,
 )
+from storage.sqlite import rows
 from storage.sqlite.rows import encode_order, from_ms, ms_or_none, optional_ms, to_ms
 
 UPSERT_CHAT = (
@@ -44,6 +45,12 @@ _INSERT_ANSWER = (
 )
 _CLOSE_ASK = "UPDATE asks SET closed_at = ? WHERE id = ? AND closed_at IS NULL"
 ROUND_ASKED = "SELECT count(*) AS n FROM asks WHERE round_id = ?"
+# Served by the partial index asks_open_quiz.
+OPEN_QUIZ_ASK = (
+    f"SELECT {rows.ASK_COLUMNS} FROM asks "
+    "WHERE chat_id = ? AND thread_id IS ? AND closed_at IS NULL AND origin = 'quiz' "
+    "AND (closes_at IS NULL OR closes_at > ?) ORDER BY id DESC LIMIT 1"
+)
 EFFECT_FAILED = (
     "UPDATE effects SET status = 'failed', attempts = attempts + 1, last_error = ?, "
     "done_at = ? WHERE id = ?"
@@ -127,6 +134,12 @@ class SqliteWrites:
             )
             == 1
         )
+
+    async def open_quiz_ask(self, chat_id: int, thread_id: int | None, now: datetime) -> Ask | None:
+        """The open `/quiz` question of the chat's thread, read inside the transaction."""
+        async with self._conn.execute(OPEN_QUIZ_ASK, (chat_id, thread_id, to_ms(now))) as cursor:
+            row = await cursor.fetchone()
+        return None if row is None else rows.ask(row)
 
     async def round_asked(self, round_id: int) -> int:
         """How many questions the round has asked, read inside the transaction."""

@@ -102,3 +102,18 @@ async def test_a_member_repeating_commands_is_told_once_then_ignored(
     fake.send_message(GROUP, MEMBERS[5], "/leaderboard", thread_id=TOPIC)
     await fake.idle()
     assert [c.method for c in fake.calls[since:] if c.method == "sendMessage"] == ["sendMessage"]
+
+
+async def test_a_crowd_sending_quiz_at_the_same_moment_gets_one_question(
+    fake: FakeBotApi, bot: RunningBot
+) -> None:
+    """Twenty simultaneous /quiz before any question exists: still one question."""
+    for member in MEMBERS[:20]:
+        fake.send_message(GROUP, member, "/quiz", thread_id=TOPIC)
+    await fake.idle()
+    await bot.sender.idle()
+    await fake.idle()
+    questions = [m for m in fake.bot_messages(GROUP.id) if m.callback_data]
+    assert len(questions) == 1
+    pointers = [m for m in fake.bot_messages(GROUP.id) if "still open" in (m.text or "")]
+    assert len(pointers) <= 1
