@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 
 from telegram import CallbackQuery, Update
+from telegram.error import BadRequest
 from telegram.ext import ContextTypes
 
 from bot import render, render_group, render_rounds
@@ -17,6 +18,15 @@ from bot.workers.live_count import LiveCounts
 from bot.workers.sender import Sender
 
 log = logging.getLogger(__name__)
+
+
+async def _tell(query: CallbackQuery, text: str | None = None, *, show_alert: bool = False) -> None:
+    """Answer a press. One that waited too long (the bot was down or slow) can no longer be
+    answered; the press itself was handled all the same."""
+    try:
+        await query.answer(text, show_alert=show_alert)
+    except BadRequest as error:
+        log.info("press %s not answered: %s", query.id, error.message)
 
 
 class AnswerHandlers:
@@ -33,7 +43,7 @@ class AnswerHandlers:
         if query is None:
             return
         if query.message is None:  # too old for Telegram to show us the message
-            await query.answer(render.INVALID_BUTTON_ALERT, show_alert=True)
+            await _tell(query, render.INVALID_BUTTON_ALERT, show_alert=True)
             return
         next_button = parse_next_button(query.data)
         if next_button is not None:
@@ -41,7 +51,7 @@ class AnswerHandlers:
             return
         button = parse_answer_button(query.data)
         if button is None:
-            await query.answer(render.INVALID_BUTTON_ALERT, show_alert=True)
+            await _tell(query, render.INVALID_BUTTON_ALERT, show_alert=True)
             return
         chat_id = query.message.chat.id
         result = await self._quiz.answer(
@@ -54,21 +64,21 @@ class AnswerHandlers:
         match result:
             case Invalid(reason):
                 log.info("rejected a press from user %s: %s", query.from_user.id, reason)
-                await query.answer(render.INVALID_BUTTON_ALERT, show_alert=True)
+                await _tell(query, render.INVALID_BUTTON_ALERT, show_alert=True)
             case AlreadyAnswered(answer=answer):
-                await query.answer(render.already_answered_toast(answer.position))
+                await _tell(query, render.already_answered_toast(answer.position))
             case TooLate(ask=ask):
-                await query.answer(render.too_late_toast(ask), show_alert=True)
+                await _tell(query, render.too_late_toast(ask), show_alert=True)
             case Recorded(ask=ask, question=question, answer=answer) if ask.closes_at:
                 # A group question: only the presser hears the result; the group sees a count.
-                await query.answer(
-                    render_group.answer_alert(question, ask, answer.correct), show_alert=True
+                await _tell(
+                    query, render_group.answer_alert(question, ask, answer.correct), show_alert=True
                 )
                 if self._live.answered(ask):
                     self._sender.kick(chat_id)
             case Recorded(ask=ask, answer=answer):
                 self._sender.kick(chat_id)  # the marked question and the explanation are owed
-                await query.answer(render.result_toast(ask, answer.correct))
+                await _tell(query, render.result_toast(ask, answer.correct))
 
     async def _next(self, query: CallbackQuery, button: NextButton) -> None:
         assert query.message is not None
@@ -77,7 +87,7 @@ class AnswerHandlers:
             chat, button.round_id, button.asked, query.message.message_id
         )
         if isinstance(outcome, RoundOver):
-            await query.answer(render_rounds.ROUND_OVER)
+            await _tell(query, render_rounds.ROUND_OVER)
             return
         self._sender.kick(chat.id)
-        await query.answer()
+        await _tell(query)

@@ -10,7 +10,7 @@ import pytest
 from bot.app import RunningBot
 from tests.e2e.conftest import ALICE, alice_private
 from tests.e2e.group_helpers import GROUP, MEMBERS, TOPIC, group_quiz
-from tests.fakes import FakeBotApi
+from tests.fakes import QUERY_TOO_OLD, ApiError, FakeBotApi
 from tests.fakes.clock import FakeClock
 
 ODD = [
@@ -117,3 +117,20 @@ async def test_a_crowd_sending_quiz_at_the_same_moment_gets_one_question(
     assert len(questions) == 1
     pointers = [m for m in fake.bot_messages(GROUP.id) if "still open" in (m.text or "")]
     assert len(pointers) <= 1
+
+
+async def test_a_press_too_old_to_answer_still_counts_and_logs_no_error(
+    fake: FakeBotApi, bot: RunningBot, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Telegram refusing the press's answer (query too old) leaves the answer scored."""
+    caplog.set_level(logging.ERROR)
+    fake.send_message(alice_private(), ALICE, "/quiz")
+    call = await fake.wait_for_call("sendMessage")
+    question = fake.message(ALICE.id, call.result["message_id"])
+    fake.inject("answerCallbackQuery", ApiError(400, QUERY_TOO_OLD))
+    fake.press_button(alice_private(), ALICE, question.message_id, question.callback_data[0])
+    await fake.wait_for_call("sendMessage", count=2)
+    await bot.sender.idle()
+    stats = await bot.store.user_stats(ALICE.id, ALICE.id)
+    assert stats.answered == 1
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
