@@ -189,7 +189,13 @@ class Delivery:
         return LiveView(ask, question, self._catalog.title(ask.deck_id), zone, answered)
 
     async def delivered(self, item: Outgoing, message_id: int | None = None) -> None:
-        await self._effects.effect_done(item.effect, self._clock.now(), message_id)
+        now = self._clock.now()
+        closes_at = None
+        if isinstance(item, PostQuestion) and item.ask.closes_at is not None:
+            # Posted late (flood control, retries): the question still gets its full time.
+            open_for = item.ask.closes_at - item.ask.asked_at
+            closes_at = max(item.ask.closes_at, now + open_for)
+        await self._effects.effect_done(item.effect, now, message_id, closes_at)
 
     async def transient(self, item: Outgoing, error: str, wait: float | None = None) -> None:
         """A failure worth retrying (5xx, timeout, dropped connection, 429 with `wait`)."""

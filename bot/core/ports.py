@@ -155,7 +155,9 @@ class AskStore(Protocol):
     async def user_stats(self, chat_id: int, user_id: int) -> UserStats: ...
 
     async def due_asks(self, now: datetime, limit: int) -> list[Ask]:
-        """Open asks whose deadline has passed, oldest deadline first."""
+        """Open asks whose deadline has passed, oldest deadline first. Only posted ones: a
+        question's time runs from when members can see it (one never posted is closed when
+        its post is given up)."""
         ...
 
     async def round_asks(self, round_id: int) -> list[Ask]: ...
@@ -236,8 +238,15 @@ class EffectStore(Protocol):
         """The chat's pending effects, oldest first, each with when it may be tried next."""
         ...
 
-    async def effect_done(self, effect: Effect, now: datetime, message_id: int | None) -> None:
-        """Mark the effect done; for a QUESTION, the ask gets `message_id` in the same commit."""
+    async def effect_done(
+        self,
+        effect: Effect,
+        now: datetime,
+        message_id: int | None,
+        closes_at: datetime | None = None,
+    ) -> None:
+        """Mark the effect done; for a QUESTION, the ask gets `message_id` (and, when given,
+        its deadline `closes_at`) in the same commit."""
         ...
 
     async def effect_retry(self, effect: Effect, error: str, not_before: datetime) -> None: ...

@@ -104,9 +104,10 @@ class AskQueries(StoreBase):
         return UserStats(answered=int(row["answered"]), correct=int(row["correct"]))
 
     async def due_asks(self, now: datetime, limit: int) -> list[Ask]:
-        """Open asks whose deadline has passed, oldest deadline first."""
+        """Posted open asks whose deadline has passed, oldest deadline first."""
         found = await self._db.fetch_all(
             f"SELECT {rows.ASK_COLUMNS} FROM asks WHERE closed_at IS NULL AND closes_at <= ? "
+            "AND message_id IS NOT NULL "
             "ORDER BY closes_at, id LIMIT ?",
             (to_ms(now), limit),
         )

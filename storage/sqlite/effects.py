@@ -35,8 +35,15 @@ class EffectQueries(StoreBase):
         found = await self._db.fetch_all(PENDING_EFFECTS, (chat_id, limit))
         return [rows.effect(row) for row in found]
 
-    async def effect_done(self, effect: Effect, now: datetime, message_id: int | None) -> None:
-        """Mark the effect done; for a QUESTION, the ask gets `message_id` in the same commit."""
+    async def effect_done(
+        self,
+        effect: Effect,
+        now: datetime,
+        message_id: int | None,
+        closes_at: datetime | None = None,
+    ) -> None:
+        """Mark the effect done; for a QUESTION, the ask gets `message_id` (and, when given,
+        its deadline `closes_at`) in the same commit."""
         async with self._db.transaction() as conn:
             await conn.execute(
                 "UPDATE effects SET status = 'done', attempts = attempts + 1, done_at = ? "
@@ -46,6 +53,11 @@ class EffectQueries(StoreBase):
             ask_id = effect.ask_id if effect.kind is EffectKind.QUESTION else None
             if ask_id is not None and message_id is not None:
                 await SqliteWrites(conn).set_ask_message(ask_id, message_id)
+            if ask_id is not None and closes_at is not None:
+                await conn.execute(
+                    "UPDATE asks SET closes_at = ? WHERE id = ? AND closed_at IS NULL",
+                    (to_ms(closes_at), ask_id),
+                )
 
     async def effect_retry(self, effect: Effect, error: str, not_before: datetime) -> None:
         """Count a failed attempt; the effect stays pending, not tried before `not_before`."""

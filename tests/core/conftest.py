@@ -54,3 +54,12 @@ async def core(tmp_path: Path) -> AsyncIterator[Core]:
         )
     finally:
         await store.close()
+
+
+async def post_all(core: Core, chat_id: int) -> None:
+    """Deliver the chat's owed questions as a sender would, each getting a message id."""
+    from bot.core.delivery import PostQuestion
+
+    for item in await core.delivery.due(chat_id):
+        if isinstance(item, PostQuestion):
+            await core.delivery.delivered(item, 1000 + item.ask.id)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from bot.core.model import ChatKind, ChatRef, EffectKind, Player
 from bot.core.quiz import Queued
 from bot.core.rounds import NoRound, NotAllowed, RoundOver, RoundRunning, Stopped
-from tests.core.conftest import Core
+from tests.core.conftest import Core, post_all
 
 GROUP = ChatRef(-100, ChatKind.SUPERGROUP, "Study group")
 ALICE = Player(1, "Alice")
@@ -28,13 +28,11 @@ async def test_close_owes_the_reveal_and_the_rounds_next_question_at_once(core: 
     """A round moves on when its question closes, whether or not anything was sent yet."""
     started = await core.rounds.start(GROUP, None, ALICE.id, 2)
     assert isinstance(started, Queued)
+    await post_all(core, GROUP.id)
     core.clock.advance(seconds=61)
     assert await core.closer.close_due() == {GROUP.id}
-    assert await _kinds(core, GROUP.id) == [
-        EffectKind.QUESTION,
-        EffectKind.REVEAL,
-        EffectKind.QUESTION,
-    ]
+    assert await _kinds(core, GROUP.id) == [EffectKind.REVEAL, EffectKind.QUESTION]
+    await post_all(core, GROUP.id)
     core.clock.advance(seconds=61)
     await core.closer.close_due()
     assert (await _kinds(core, GROUP.id))[-2:] == [EffectKind.REVEAL, EffectKind.SUMMARY]
@@ -45,6 +43,7 @@ async def test_closing_twice_closes_once(core: Core) -> None:
     """A question that was closed already owes nothing more."""
     started = await core.rounds.start(GROUP, None, ALICE.id, 1)
     assert isinstance(started, Queued)
+    await post_all(core, GROUP.id)
     core.clock.advance(seconds=61)
     await core.closer.close_due()
     assert not await core.closer.close(started.ask)
@@ -117,3 +116,16 @@ async def test_stop_needs_the_starter_or_an_admin_and_reveals_the_open_question(
     summary = await core.rounds.summary((await core.store.round_asks(1))[0].round_id or 0)
     assert summary is not None
     assert summary.stopped
+
+
+async def test_a_question_posted_late_still_gets_its_full_time(core: Core) -> None:
+    """The deadline runs from the post: a question held back by flood control is not cut short."""
+    started = await core.rounds.start(GROUP, None, ALICE.id, 2)
+    assert isinstance(started, Queued)
+    core.clock.advance(seconds=90)  # waiting for the group's window
+    assert await core.closer.close_due() == set()
+    await post_all(core, GROUP.id)
+    core.clock.advance(seconds=59)
+    assert await core.closer.close_due() == set()
+    core.clock.advance(seconds=1)
+    assert await core.closer.close_due() == {GROUP.id}

@@ -7,7 +7,7 @@ import pytest
 from bot.core.model import Ask, ChatKind, ChatRef, EffectKind, Player
 from bot.core.quiz import Queued, StillOpen
 from bot.core.scoring import AlreadyAnswered, Invalid, Recorded, TooLate
-from tests.core.conftest import Core
+from tests.core.conftest import Core, post_all
 
 ALICE = Player(1, "Alice")
 BOB = Player(2, "Bob")
@@ -116,6 +116,7 @@ async def test_group_gets_no_second_quiz_while_one_is_open_in_the_thread(core: C
     again = await core.quiz.quiz(GROUP, 7)
     assert again == StillOpen(first)
     assert isinstance(await core.quiz.quiz(GROUP, 8), Queued)
+    await post_all(core, GROUP.id)
     core.clock.advance(seconds=301)
     await core.closer.close_due()
     assert isinstance(await core.quiz.quiz(GROUP, 7), Queued)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from random import Random
 
@@ -11,7 +12,7 @@ from bot.app import RunningBot, running_bot
 from bot.config import Settings
 from tests.e2e.conftest import wait_for_polling
 from tests.e2e.group_helpers import MEMBERS
-from tests.fakes import FakeBotApi, FakeChat, RateLimits
+from tests.fakes import ApiCall, FakeBotApi, FakeChat, RateLimits
 from tests.fakes.clock import FakeClock
 
 BUSY = FakeChat.supergroup(-1007000001, "Busy group", forum=True)
@@ -42,8 +43,21 @@ async def test_a_quiet_groups_reveal_does_not_wait_for_a_busy_groups_window(
     await fake.wait_until(lambda: _questions(fake, BUSY) >= 20, 5, what="the busy window")
     fake.send_message(QUIET, MEMBERS[30], "/quiz")
     await fake.wait_for_call("sendMessage", lambda c: c.params.get("chat_id") == QUIET.id)
+    for _ in range(40):  # until the bot has the question's message on record
+        ask = await real_limits_bot.store.open_quiz_ask(QUIET.id, None, clock.now())
+        if ask is not None and ask.message_id is not None:
+            break
+        await asyncio.sleep(0.05)
     clock.advance(seconds=301)
-    await real_limits_bot.ticker.tick()
+
+    def quiet_reveals() -> list[ApiCall]:
+        return [c for c in fake.calls_to("editMessageText") if c.params.get("chat_id") == QUIET.id]
+
+    for _ in range(30):  # ticks until the quiet question's post is on record and it closes
+        await real_limits_bot.ticker.tick()
+        if quiet_reveals():
+            break
+        await asyncio.sleep(0.05)
     reveal = await fake.wait_for_call(
         "editMessageText", lambda c: c.params.get("chat_id") == QUIET.id, timeout=3
     )

@@ -110,6 +110,7 @@ async def test_a_crowd_sending_quiz_at_the_same_moment_gets_one_question(
     """Twenty simultaneous /quiz before any question exists: still one question."""
     for member in MEMBERS[:20]:
         fake.send_message(GROUP, member, "/quiz", thread_id=TOPIC)
+    await fake.wait_for_call("sendMessage", lambda c: bool(c.params.get("reply_markup")))
     await fake.idle()
     await bot.sender.idle()
     await fake.idle()

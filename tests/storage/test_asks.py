@@ -143,11 +143,13 @@ async def test_tally_counts_answers_and_names_the_first_right(store: SqliteStore
 async def test_due_asks_are_open_ones_past_their_deadline_oldest_first(
     store: SqliteStore,
 ) -> None:
-    """Only open asks whose deadline has come, by deadline, at most `limit` of them."""
+    """Only posted open asks whose deadline has come, by deadline, at most `limit` of them."""
     asks = []
     for minutes in (3, 1, 2, 30):
         question = draft(CHAT.id, NOW, f"q{minutes}", closes_at=NOW + timedelta(minutes=minutes))
         asks.append(await ask_in(store, CHAT, question))
+        await store.set_ask_message(asks[-1].id, 100 + minutes)
+    await ask_in(store, CHAT, draft(CHAT.id, NOW, "unposted", closes_at=NOW))  # no message yet
     await ask_in(store, PRIVATE, draft(PRIVATE.id, NOW))  # no deadline
     async with store.transaction() as writes:
         await writes.close_ask(asks[2].id, NOW)
