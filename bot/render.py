@@ -134,3 +134,6 @@ def timezone_status(zone_key: str) -> str:
 
 def timezone_set(zone_key: str) -> str:
     return f"🕓 Time zone set to {escape(zone_key)}: weeks start Monday 00:00 there."
+
+
+NOT_A_COMMAND = "I answer commands: /quiz for a question, /quiz 5 for a round, /help for the rest."

@@ -22,6 +22,8 @@ from bot.handlers.settings import SettingsHandlers
 
 # Commands run from new messages only: an edited `/quiz` must not ask a second question.
 NEW_MESSAGES = filters.UpdateType.MESSAGE
+# Whatever else a user writes to the bot in private gets a hint instead of silence.
+PRIVATE_OTHER = filters.ChatType.PRIVATE & NEW_MESSAGES & ~filters.StatusUpdate.ALL
 
 
 @dataclass(frozen=True)
@@ -47,6 +49,7 @@ def register_handlers(app: Application[Any, Any, Any, Any, Any, Any], handlers: 
     for names, callback in routes:
         app.add_handler(CommandHandler(list(names), callback, filters=NEW_MESSAGES))
     app.add_handler(CallbackQueryHandler(handlers.answers.on_press))
+    app.add_handler(MessageHandler(PRIVATE_OTHER, commands.other))
     app.add_handler(ChatMemberHandler(handlers.events.membership, ChatMemberHandler.MY_CHAT_MEMBER))
     app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, handlers.events.migration))
     app.add_error_handler(log_error)

@@ -145,3 +145,9 @@ class CommandHandlers:
         await self._chats.set_timezone(chat_ref(message.chat), request.zone)
         await self._daily.reschedule(message.chat_id)
         await reply(message, render.timezone_set(request.zone.key))
+
+    async def other(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """Anything else in a private chat (text, an unknown command, a sticker): a hint."""
+        message = update.effective_message
+        if message is not None:
+            await reply(message, render.NOT_A_COMMAND)

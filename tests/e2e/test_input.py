@@ -62,10 +62,11 @@ def _edit(fake: FakeBotApi, message: dict[str, object], text: str) -> None:
 async def test_an_edited_command_runs_nothing(fake: FakeBotApi, bot: RunningBot) -> None:
     """Editing `/quiz` (or editing a message into `/quiz 5`) asks no question."""
     sent = fake.send_message(alice_private(), ALICE, "/quiz")
+    other = fake.send_message(alice_private(), ALICE, "hello")
+    await fake.wait_for_call("sendMessage", count=2)
     await fake.idle()
     since = len(fake.calls)
     _edit(fake, sent, "/quiz 5")
-    other = fake.send_message(alice_private(), ALICE, "hello")
     _edit(fake, other, "/quiz")
     await fake.idle()
     assert [c.method for c in fake.calls[since:] if c.method != "getUpdates"] == []
@@ -135,3 +136,22 @@ async def test_a_press_too_old_to_answer_still_counts_and_logs_no_error(
     stats = await bot.store.user_stats(ALICE.id, ALICE.id)
     assert stats.answered == 1
     assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
+
+
+@pytest.mark.parametrize("text", ["hello", "/nosuchcommand", "quiz please", "٣"])
+async def test_anything_else_in_private_gets_a_hint(
+    fake: FakeBotApi, bot: RunningBot, text: str
+) -> None:
+    """Plain text or an unknown command in a private chat is answered, never met with silence."""
+    since = len(fake.calls)
+    fake.send_message(alice_private(), ALICE, text)
+    call = await fake.wait_for_call("sendMessage", since=since)
+    assert "/quiz" in call.params["text"]
+
+
+async def test_plain_talk_in_a_group_is_left_alone(fake: FakeBotApi, bot: RunningBot) -> None:
+    """Members talking in a group get no reply from the bot."""
+    since = len(fake.calls)
+    fake.send_message(GROUP, MEMBERS[3], "hello everyone", thread_id=TOPIC)
+    await fake.idle()
+    assert not [c for c in fake.calls[since:] if c.method == "sendMessage"]
