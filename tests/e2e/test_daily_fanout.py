@@ -7,44 +7,16 @@ from zoneinfo import ZoneInfo
 
 from bot.app import RunningBot, running_bot
 from bot.config import Settings
-from bot.core.model import ChatKind, ChatRef, Push, PushStatus
+from bot.core.model import ChatKind, ChatRef, PushStatus
 from tests.e2e.conftest import StartBot, wait_for_polling
+from tests.e2e.daily_helpers import ADMIN, GROUP
+from tests.e2e.daily_helpers import fan_out as _fan_out
+from tests.e2e.daily_helpers import push as _push
+from tests.e2e.daily_helpers import questions as _questions
+from tests.e2e.daily_helpers import say as _say
 from tests.e2e.group_helpers import MEMBERS, tick
-from tests.fakes import ApiError, FakeBotApi, FakeChat, FakeUser, RateLimits
+from tests.fakes import ApiError, FakeBotApi, FakeChat, RateLimits
 from tests.fakes.clock import FakeClock
-
-ADMIN = MEMBERS[0]
-GROUP = FakeChat.supergroup(-1005550001, "Daily group")
-
-
-async def _say(fake: FakeBotApi, user: FakeUser, text: str, chat: FakeChat = GROUP) -> str:
-    since = len(fake.calls)
-    fake.send_message(chat, user, text)
-    call = await fake.wait_for_call("sendMessage", since=since)
-    return str(call.params["text"])
-
-
-def _questions(fake: FakeBotApi, chat_id: int) -> list[str]:
-    """The question messages the bot sent to a chat (they carry answer buttons)."""
-    return [
-        m.text or ""
-        for m in fake.bot_messages(chat_id)
-        if m.callback_data and m.callback_data[0].startswith("a:")
-    ]
-
-
-async def _fan_out(bot: RunningBot, fake: FakeBotApi) -> None:
-    """Plan the slots that have come and send every pending push, then until all is quiet."""
-    await bot.daily_sender.run_once()
-    await bot.sender.idle()
-    await fake.idle()
-
-
-async def _push(bot: RunningBot, chat_id: int, local_day: date) -> Push:
-    """The ledger row of the chat's daily question for that local day."""
-    push = await bot.store.push_for(chat_id, local_day)
-    assert push is not None, f"no push for chat {chat_id} on {local_day}"
-    return push
 
 
 async def test_fan_out_within_limits_still_answers_interactive_traffic(
