@@ -158,6 +158,8 @@ class Delivery:
             return None
         title = self._catalog.title(ask.deck_id)
         if effect.kind is EffectKind.QUESTION:
+            if ask.is_closed:
+                return None  # closed before it could be posted (/stop): nothing to show
             answered = await self._asks.answer_count(ask.id) if ask.closes_at else 0
             zone = await self._chats.zone_of(ask.chat_id)
             return PostQuestion(effect, ask, question, title, zone, answered)

@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from dataclasses import dataclass
 from datetime import timedelta
+from enum import Enum
 from typing import Any
 
 from telegram import Message, ReplyParameters
@@ -48,6 +50,17 @@ log = logging.getLogger(__name__)
 STOP_GRACE_SECONDS = 2.0
 # Edits that find the message already as wanted, or gone, have nothing left to do.
 _EDIT_SETTLED = ("message is not modified", "message to edit not found")
+
+
+class _Outcome(Enum):
+    DONE = "done"  # sent, settled or given up: the next item may go
+    RETRY = "retry"  # will be tried again later: what depends on it waits too
+    GONE = "gone"  # the bot can no longer write to the chat
+
+
+@dataclass(frozen=True)
+class _MovedTo:
+    chat_id: int  # the group became this supergroup: its work moved there
 
 
 def _seconds(value: int | timedelta) -> float:
@@ -99,13 +112,21 @@ class Sender:
             while not self._stopping:
                 self._again.discard(chat_id)
                 items = await self._delivery.due(chat_id)
+                held: set[int] = set()  # questions with a send waiting for a retry
                 for item in items:
+                    ask_id = item.effect.ask_id
                     if self._stopping:
                         return
-                    moved_to = await self._perform(item)
-                    if moved_to is not None:
-                        self.kick(moved_to)
+                    if ask_id is not None and ask_id in held:
+                        continue
+                    outcome = await self._perform(item)
+                    if isinstance(outcome, _MovedTo):
+                        self.kick(outcome.chat_id)
                         return
+                    if outcome is _Outcome.GONE:
+                        return
+                    if outcome is _Outcome.RETRY and ask_id is not None:
+                        held.add(ask_id)
                 if not items and chat_id not in self._again:
                     await self._live.flush(chat_id)
                     if chat_id not in self._again:
@@ -115,8 +136,8 @@ class Sender:
         finally:
             self._tasks.pop(chat_id, None)
 
-    async def _perform(self, item: Outgoing) -> int | None:
-        """Send one item and report how it went; the new chat id after a migration."""
+    async def _perform(self, item: Outgoing) -> _Outcome | _MovedTo:
+        """Send one item and report to the core how it went."""
         chat_id = item.effect.chat_id
         try:
             message_id = await self._send(item)
@@ -124,11 +145,13 @@ class Sender:
             await self._delivery.delivered(item)  # cosmetic, and no room for it: skip it
         except RetryAfter as error:
             await self._delivery.transient(item, error.message, _seconds(error.retry_after))
+            return _Outcome.RETRY
         except Forbidden as error:
             await self._delivery.chat_gone(chat_id, error.message)
+            return _Outcome.GONE
         except ChatMigrated as error:
             await self._delivery.chat_moved(chat_id, error.new_chat_id)
-            return error.new_chat_id
+            return _MovedTo(error.new_chat_id)
         except BadRequest as error:
             if isinstance(item, ShowReveal | MarkAnswered | RemoveButton) and any(
                 text in error.message.lower() for text in _EDIT_SETTLED
@@ -138,11 +161,12 @@ class Sender:
                 await self._delivery.permanent(item, error.message)
         except NetworkError as error:  # 5xx, time-outs and dropped connections
             await self._delivery.transient(item, error.message)
+            return _Outcome.RETRY
         except TelegramError as error:
             await self._delivery.permanent(item, error.message)
         else:
             await self._delivery.delivered(item, message_id)
-        return None
+        return _Outcome.DONE
 
     async def _send(self, item: Outgoing) -> int | None:
         effect = item.effect
