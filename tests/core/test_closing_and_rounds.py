@@ -129,3 +129,11 @@ async def test_a_question_posted_late_still_gets_its_full_time(core: Core) -> No
     assert await core.closer.close_due() == set()
     core.clock.advance(seconds=1)
     assert await core.closer.close_due() == {GROUP.id}
+
+
+async def test_a_question_stopped_before_its_post_is_never_posted(core: Core) -> None:
+    """/stop while the first question waits for its post: only the summary goes out."""
+    await core.rounds.start(GROUP, None, ALICE.id, 3)
+    assert isinstance(await core.rounds.stop(GROUP.id, ALICE.id, _no), Stopped)
+    due = await core.delivery.due(GROUP.id)
+    assert [item.effect.kind for item in due] == [EffectKind.SUMMARY]
