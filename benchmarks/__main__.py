@@ -1,4 +1,7 @@
-"""`make bench`: run every benchmark script in turn with its default settings."""
+"""`make bench`: run every benchmark script in turn with its default settings.
+
+A benchmark is a module with a ``main(argv)``; the helper modules (harness, crowd*, fanout_*)
+have none and are skipped."""
 
 from __future__ import annotations
 
