@@ -12,6 +12,7 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
 from datetime import timedelta
 from typing import Any
 
@@ -128,6 +129,8 @@ class DailySender:
                 await self._daily.failed(current, "chat inactive or unknown", final=True)
                 return
             new = await self._daily.ask_for(current, chat)
+            # A retry must find this ask on the push, or it would draft a second question.
+            current = replace(current, ask_id=new.ask.id)
             try:
                 sent = await self._bot.send_message(
                     chat_id=current.chat_id,

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 
 import pytest
 
 from bot.app import RunningBot
+from tests.e2e.daily_helpers import push
 from tests.e2e.fault_helpers import TRANSIENT, has_buttons, nth, settle, text_has
 from tests.e2e.group_helpers import MEMBERS
 from tests.fakes import FakeBotApi, FakeChat
@@ -45,3 +46,27 @@ async def test_a_transient_failure_of_a_daily_push_or_its_reveal_shows_it_once(
     assert questions[0].reply_markup is None
     assert "💡" in (questions[0].text or "")
     assert not await bot.store.pending_effects(GROUP.id, 1)
+
+
+@pytest.mark.parametrize("fault", list(TRANSIENT))
+async def test_a_retried_daily_push_drafts_one_question_not_one_per_attempt(
+    fake: FakeBotApi, bot: RunningBot, clock: FakeClock, fault: str
+) -> None:
+    """Retries of a failed push send the question drafted first; no orphan asks are left."""
+    bot.daily_sender.sleep = _no_wait
+    fake.set_admins(GROUP.id, [ADMIN.id])
+    fake.send_message(GROUP, ADMIN, "/daily 10:00 UTC")
+    await fake.idle()
+    injected = fake.inject("sendMessage", TRANSIENT[fault], when=has_buttons, times=2)
+    clock.set(datetime(2026, 12, 2, 10, 0, tzinfo=UTC))
+    await bot.daily_sender.run_once()
+    await fake.idle()
+    assert len(injected.hits) == 2
+    questions = [m for m in fake.bot_messages(GROUP.id) if (m.text or "").startswith("❓ <b>")]
+    assert len(questions) == 1
+    ledger = await push(bot, GROUP.id, date(2026, 12, 2))
+    assert ledger.ask_id is not None
+    ask = await bot.store.get_ask(ledger.ask_id)
+    assert ask is not None
+    state = await bot.store.pass_state(GROUP.id, ask.deck_id)
+    assert state.asked == {ask.question_id}
