@@ -11,8 +11,8 @@ bot's long poll to the request reaching the fake (when Telegram would have it):
 * answer → explanation: the ``sendMessage`` in the chat that carries the explanation (and, but
   after a round's last question, its Next ▶ button);
 * Next ▶ → next question: the ``sendMessage`` of the next question (two or more option buttons);
-* /quiz N → first question, for each new round (after the last explanation the bot also sends
-  the round's summary, so this one may wait for that message's slot in the chat's 1/s window).
+* /quiz N → first question, for each new round (sent right after the round's last explanation,
+  which carries the summary, so it shows whether the chat's burst has room left).
 
 A round is at most as long as the deck allows, so when an explanation comes without Next ▶ the
 user starts another round, until ``--samples`` answers and Next presses have been timed.

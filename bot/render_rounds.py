@@ -10,11 +10,15 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 from bot.callback_data import NextButton
 from bot.core.rounds import RoundSummary
 from bot.render_boards import MEDALS
+from bot.text import shorten, utf16_len
 
 ROUND_RUNNING = "A round is already running here. Answer along, or /stop it first."
 NO_ROUND = "No round is running here. Start one with /quiz 5."
 STOP_REFUSED = "Only the member who started this round or an admin can stop it."
 ROUND_OVER = "This round is over. Start a new one with /quiz 5."
+MESSAGE_LIMIT = 4096
+REVIEW_TEXT_LIMIT = 160
+REVIEW_ANSWER_LIMIT = 100
 
 
 def next_keyboard(button: NextButton) -> InlineKeyboardMarkup:
@@ -27,7 +31,8 @@ def _duration(span: timedelta) -> str:
     return f"{minutes} min {seconds} s" if minutes else f"{seconds} s"
 
 
-def private_summary(summary: RoundSummary) -> str:
+def private_summary(summary: RoundSummary, limit: int = MESSAGE_LIMIT) -> str:
+    """The starter's result and the missed questions, as many as fit in `limit` characters."""
     asked = len(summary.results)
     verb = "stopped" if summary.stopped else "over"
     head = (
@@ -37,8 +42,25 @@ def private_summary(summary: RoundSummary) -> str:
     missed = [question for question, ok in summary.results if not ok]
     if not missed:
         return head + ("\n\nA perfect round! 🎉" if asked else "")
-    review = "\n".join(f"• {escape(q.text)}\n  <i>Answer: {escape(q.answer)}</i>" for q in missed)
-    return f"{head}\n\n<b>To review</b>\n{review}"
+    text = f"{head}\n\n<b>To review</b>"
+    for shown, question in enumerate(missed):
+        item = (
+            f"\n• {escape(shorten(question.text, REVIEW_TEXT_LIMIT))}\n"
+            f"  <i>Answer: {escape(shorten(question.answer, REVIEW_ANSWER_LIMIT))}</i>"
+        )
+        more = f"\n…and {len(missed) - shown} more"
+        if utf16_len(text + item) + len(more) + 8 > limit:
+            return text + more
+        text += item
+    return text
+
+
+def explanation_with_summary(explanation: str, summary: RoundSummary | None) -> str:
+    """A round's last explanation, with the round's summary below it when there is one."""
+    if summary is None:
+        return explanation
+    room = MESSAGE_LIMIT - utf16_len(explanation) - 2
+    return f"{explanation}\n\n{private_summary(summary, room)}"
 
 
 def group_summary(summary: RoundSummary) -> str:

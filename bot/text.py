@@ -31,6 +31,11 @@ def shorten(text: str, limit: int) -> str:
     return text[: limit - 1].rstrip() + ELLIPSIS
 
 
+def utf16_len(text: str) -> int:
+    """Length as Telegram counts it: in UTF-16 code units (an emoji may count twice)."""
+    return len(text.encode("utf-16-le", "surrogatepass")) // 2
+
+
 def _visible(char: str) -> str:
     """' ' for any whitespace, '�' for a control, surrogate or hidden format character."""
     if char.isspace():

@@ -62,6 +62,7 @@ class Explain:
     ask: Ask
     question: Question
     correct: bool
+    summary: RoundSummary | None = None  # the round's, when this was its last question
 
 
 @dataclass(frozen=True)
@@ -176,7 +177,10 @@ class Delivery:
             if ask.message_id is None:
                 return None
             return MarkAnswered(effect, ask, question, title, answer.position)
-        return Explain(effect, ask, question, answer.correct)
+        summary = None
+        if effect.round_id is not None and effect.next_asked is None:
+            summary = await self._round_service.summary(effect.round_id)
+        return Explain(effect, ask, question, answer.correct, summary)
 
     async def live_view(self, ask_id: int) -> LiveView | None:
         """The question for a live-count edit; None once it has closed (or never posted)."""

@@ -202,6 +202,8 @@ class QuizService:
             )
             await tx.enqueue(explain, now)
             return
-        await tx.enqueue(effect(EffectKind.EXPLANATION, ask_id=ask.id), now)
-        if await tx.end_round(running.id, RoundEnd.FINISHED, now):
-            await tx.enqueue(effect(EffectKind.SUMMARY, round_id=running.id), now)
+        # The last explanation carries the summary: one message fewer in the private chat's
+        # burst, so a `/quiz` right after a round is not held back by the flood limit.
+        ended = await tx.end_round(running.id, RoundEnd.FINISHED, now)
+        summary_of = running.id if ended else None
+        await tx.enqueue(effect(EffectKind.EXPLANATION, ask_id=ask.id, round_id=summary_of), now)

@@ -202,7 +202,7 @@ class Sender:
                     message_id=ask.message_id,
                     reply_markup=None,
                 )
-            case Explain(ask=ask, question=question, correct=correct):
+            case Explain(ask=ask, question=question, correct=correct, summary=summary):
                 keyboard = None
                 if effect.round_id is not None and effect.next_asked is not None:
                     keyboard = render_rounds.next_keyboard(
@@ -213,7 +213,9 @@ class Sender:
                     reply = ReplyParameters(ask.message_id, allow_sending_without_reply=True)
                 sent = await self._bot.send_message(
                     chat_id,
-                    render.explanation_message(question, ask, correct),
+                    render_rounds.explanation_with_summary(
+                        render.explanation_message(question, ask, correct), summary
+                    ),
                     message_thread_id=thread_id,
                     reply_parameters=reply,
                     reply_markup=keyboard,

@@ -93,14 +93,17 @@ async def test_a_second_round_is_refused_and_a_repeated_next_does_nothing(core: 
     assert len(await core.store.round_asks(round_id)) == 2
 
 
-async def test_last_private_answer_ends_the_round_and_owes_its_summary(core: Core) -> None:
-    """Answering a round's last question owes the explanation and then the summary."""
+async def test_last_private_answer_ends_the_round_and_its_explanation_carries_the_summary(core: Core) -> None:
+    """Answering a round's last question owes one explanation that carries the summary."""
     started = await core.rounds.start(PRIVATE, None, ALICE.id, 1)
     assert isinstance(started, Queued)
     await core.quiz.answer(
         chat_id=PRIVATE.id, message_id=None, ask_id=started.ask.id, position=0, player=ALICE
     )
-    assert (await _kinds(core, PRIVATE.id))[-2:] == [EffectKind.EXPLANATION, EffectKind.SUMMARY]
+    owed = await core.store.pending_effects(PRIVATE.id, 10)
+    assert [item.kind for item in owed][-2:] == [EffectKind.ANSWERED, EffectKind.EXPLANATION]
+    assert owed[-1].round_id == started.ask.round_id
+    assert owed[-1].next_asked is None
     assert await core.store.running_round(PRIVATE.id) is None
 
 

@@ -40,14 +40,18 @@ async def test_private_round_offers_next_and_ends_with_a_summary(
         reply = fake.message(ALICE.id, explanation.result["message_id"])
         if number < 2:
             assert [b["text"] for b in reply.buttons] == ["Next ▶"]
+            assert "🏁" not in (reply.text or "")
             fake.press_button(alice_private(), ALICE, reply.message_id, reply.button("Next"))
         else:
             assert reply.buttons == []
-    summary = await fake.wait_for_call("sendMessage", count=7)
-    text = summary.params["text"]
-    assert text.startswith("🏁 <b>Round over</b>: 2 of 3 right in 1 min 0 s.")
+    # The last explanation carries the summary, so the round ends in one message, not two.
+    text = explanation.params["text"]
+    assert text.startswith("✅ <b>Correct!</b>")
+    assert "\n\n🏁 <b>Round over</b>: 2 of 3 right in 1 min 0 s." in text
     assert "<b>To review</b>" in text
     assert text.count("• ") == 1
+    await fake.idle()
+    assert len(fake.calls_to("sendMessage")) == 6
 
 
 async def test_next_pressed_twice_asks_one_question(fake: FakeBotApi, bot: RunningBot) -> None:
