@@ -101,6 +101,9 @@ class ChatService:
         found = await self._chats.chat(chat_id)
         if found is None or not found.active or found.kind is ChatKind.CHANNEL:
             return None
+        # The push needs the deck and the zone next: one read instead of three per push.
+        self._deck_ids[chat_id] = found.deck_id
+        self._zones[chat_id] = zone_or(found.timezone, self.default_zone)
         return ChatRef(found.id, found.kind)
 
     async def moved(self, old_id: int, new_id: int) -> bool:

@@ -26,6 +26,7 @@ from bot.core.model import Push
 log = logging.getLogger(__name__)
 
 IN_FLIGHT = 16
+PREPARED = 4 * IN_FLIGHT
 MAX_ATTEMPTS = 4
 BACKOFF_SECONDS = (1.0, 4.0, 15.0)
 BATCH = 500
@@ -97,7 +98,27 @@ class DailySender:
         async with self._lock:
             while await self._daily.plan_due(PLAN_BATCH) == PLAN_BATCH:
                 pass
-            seen: set[tuple[int, str]] = set()
+            await self._send_pending()
+
+    async def _send_pending(self) -> None:
+        # One pipeline over all batches. Up to PREPARED pushes have their question drafted
+        # (database work) while at most IN_FLIGHT are being sent and marked sent, so a send
+        # slot never waits for a draft and the limiter never runs dry, not even between batches.
+        prepared = asyncio.Semaphore(PREPARED)
+        sending = asyncio.Semaphore(IN_FLIGHT)
+        running: set[asyncio.Task[None]] = set()
+        seen: set[tuple[int, str]] = set()
+
+        async def one(push: Push) -> None:
+            try:
+                await self._deliver(push, sending)
+            except Exception:
+                # One push's unexpected failure must not stop the others; it stays pending.
+                log.exception("chat %s: daily push failed unexpectedly", push.chat_id)
+            finally:
+                prepared.release()
+
+        try:
             while not self._stopping:
                 batch = [
                     p
@@ -105,21 +126,21 @@ class DailySender:
                     if (p.chat_id, p.local_day.isoformat()) not in seen
                 ]
                 if not batch:
-                    return
+                    break
                 seen.update((p.chat_id, p.local_day.isoformat()) for p in batch)
-                await self._send_all(batch)
+                for push in batch:
+                    await prepared.acquire()
+                    if self._stopping:
+                        prepared.release()
+                        break
+                    task = asyncio.create_task(one(push))
+                    running.add(task)
+                    task.add_done_callback(running.discard)
+        finally:
+            if running:
+                await asyncio.gather(*running, return_exceptions=True)
 
-    async def _send_all(self, batch: list[Push]) -> None:
-        slots = asyncio.Semaphore(IN_FLIGHT)
-
-        async def one(push: Push) -> None:
-            async with slots:
-                if not self._stopping:
-                    await self._deliver(push)
-
-        await asyncio.gather(*(one(push) for push in batch))
-
-    async def _deliver(self, push: Push) -> None:
+    async def _deliver(self, push: Push, sending: asyncio.Semaphore) -> None:
         current: Push | None = push
         for attempt in range(1, MAX_ATTEMPTS + 1):
             if current is None or self._stopping:
@@ -131,13 +152,14 @@ class DailySender:
             new = await self._daily.ask_for(current, chat)
             # A retry must find this ask on the push, or it would draft a second question.
             current = replace(current, ask_id=new.ask.id)
+            text = await self._text(new)
             try:
-                sent = await self._bot.send_message(
-                    chat_id=current.chat_id,
-                    text=await self._text(new),
-                    reply_markup=render.question_keyboard(new.ask),
-                    rate_limit_args={"bulk": True},
-                )
+                async with sending:
+                    if self._stopping:
+                        return
+                    message_id = await self._send_question(current.chat_id, new, text)
+                    await self._daily.sent(current, new.ask, message_id)
+                return
             except Forbidden as error:
                 log.info("chat %s: %s; daily question turned off", current.chat_id, error.message)
                 await self._daily.chat_gone(current, error.message)
@@ -157,8 +179,15 @@ class DailySender:
                     return
                 await self.sleep(BACKOFF_SECONDS[min(attempt, len(BACKOFF_SECONDS)) - 1])
                 continue
-            await self._daily.sent(current, new.ask, sent.message_id)
-            return
+
+    async def _send_question(self, chat_id: int, new: DailyAsk, text: str) -> int:
+        sent = await self._bot.send_message(
+            chat_id=chat_id,
+            text=text,
+            reply_markup=render.question_keyboard(new.ask),
+            rate_limit_args={"bulk": True},
+        )
+        return sent.message_id
 
     async def _text(self, new: DailyAsk) -> str:
         ask = new.ask

@@ -93,7 +93,9 @@ async def test_a_second_round_is_refused_and_a_repeated_next_does_nothing(core: 
     assert len(await core.store.round_asks(round_id)) == 2
 
 
-async def test_last_private_answer_ends_the_round_and_its_explanation_carries_the_summary(core: Core) -> None:
+async def test_last_private_answer_ends_the_round_and_its_explanation_carries_the_summary(
+    core: Core,
+) -> None:
     """Answering a round's last question owes one explanation that carries the summary."""
     started = await core.rounds.start(PRIVATE, None, ALICE.id, 1)
     assert isinstance(started, Queued)
