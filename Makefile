@@ -23,6 +23,7 @@ lint: $(BIN)/.installed-dev
 	$(BIN)/ruff format --check bot content storage tests benchmarks
 	$(BIN)/mypy bot content storage
 	$(BIN)/lint-imports
+	$(BIN)/python -m bot check-decks --strict content
 
 test: lint
 	$(BIN)/pytest

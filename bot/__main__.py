@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import dataclasses
 import logging
 import signal
 import sys
@@ -13,7 +14,9 @@ from pydantic import ValidationError
 from telegram.error import InvalidToken, NetworkError
 
 from bot.config import TOKEN_HELP, Settings, describe_settings_error
-from content.importer import PracticeTestFormatError, parse_practice_test, to_yaml
+from content.checker import strict_problems
+from content.csv_import import CsvImportError, deck_data, read_csv_deck
+from content.importer import PracticeTestFormatError, dump_yaml, parse_practice_test, to_yaml
 from content.loader import DEFAULT_CONTENT_DIR, DeckError, check_decks
 
 
@@ -81,46 +84,118 @@ def run() -> int:
     return 0
 
 
-def import_deck(source: Path, output: Path | None) -> int:
+@dataclasses.dataclass(frozen=True)
+class ImportOptions:
+    """What `import-deck` was asked for beyond the input file."""
+
+    output: Path | None = None
+    deck_id: str | None = None
+    title: str | None = None
+    source: str | None = None
+    delimiter: str | None = None
+
+
+def _write(text: str, output: Path | None, summary: str) -> None:
+    if output is None:
+        sys.stdout.write(text)
+    else:
+        output.write_text(text, encoding="utf-8")
+        print(f"wrote {output}: {summary}")
+
+
+def _import_csv(source: Path, options: ImportOptions) -> int:
+    try:
+        deck = read_csv_deck(
+            source,
+            deck_id=options.deck_id,
+            title=options.title,
+            source=options.source,
+            delimiter=options.delimiter,
+        )
+    except OSError as error:
+        print(f"{source}: cannot read: {error.strerror}", file=sys.stderr)
+        return 1
+    except CsvImportError as error:
+        for problem in error.problems:
+            print(problem, file=sys.stderr)
+        print(f"{len(error.problems)} problem(s) in {source}; nothing written", file=sys.stderr)
+        return 1
+    count = len(deck.questions)
+    _write(dump_yaml(deck_data(deck)), options.output, f"{count} questions")
+    return 0
+
+
+def _import_practice_test(source: Path, options: ImportOptions) -> int:
     try:
         deck = parse_practice_test(source.read_text(encoding="utf-8"))
     except (OSError, PracticeTestFormatError) as error:
         print(f"{source}: {error}", file=sys.stderr)
         return 1
-    text = to_yaml(deck)
-    if output is None:
-        sys.stdout.write(text)
-    else:
-        output.write_text(text, encoding="utf-8")
-        print(f"wrote {output}: {len(deck.questions)} questions; fill in each `wrong:` list")
+    deck = dataclasses.replace(
+        deck,
+        id=options.deck_id or deck.id,
+        title=options.title or deck.title,
+        source=options.source or deck.source,
+    )
+    summary = f"{len(deck.questions)} questions; fill in each `wrong:` list"
+    _write(to_yaml(deck), options.output, summary)
     return 0
 
 
-def check(directory: Path) -> int:
-    problems = check_decks(directory)
+def import_deck(source: Path, options: ImportOptions | None = None) -> int:
+    """A deck YAML from a spreadsheet's CSV export (`*.csv`) or a plain-text practice test."""
+    options = options or ImportOptions()
+    if source.suffix.lower() == ".csv":
+        return _import_csv(source, options)
+    return _import_practice_test(source, options)
+
+
+def check(directory: Path, strict: bool = False) -> int:
+    problems = strict_problems(directory) if strict else check_decks(directory)
     for problem in problems:
         print(problem)
     if problems:
         print(f"{len(problems)} problem(s) in {directory}", file=sys.stderr)
         return 1
-    print(f"all decks in {directory} are valid")
+    rules = " and pass the strict content rules" if strict else ""
+    print(f"all decks in {directory} are valid{rules}")
     return 0
+
+
+def _delimiter(value: str) -> str:
+    named = {"comma": ",", "semicolon": ";", "tab": "\t", "\\t": "\t"}
+    delimiter = named.get(value.lower(), value)
+    if len(delimiter) != 1:
+        raise argparse.ArgumentTypeError("one character, or comma, semicolon or tab")
+    return delimiter
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bot", description=__doc__)
     commands = parser.add_subparsers(dest="command")
     commands.add_parser("run", help="run the bot (the default)")
-    importer = commands.add_parser("import-deck", help="turn a practice test into a deck YAML")
+    importer = commands.add_parser(
+        "import-deck", help="turn a CSV export (*.csv) or a plain-text practice test into a deck"
+    )
     importer.add_argument("file", type=Path)
     importer.add_argument("-o", "--output", type=Path, help="write here instead of stdout")
+    importer.add_argument("--id", dest="deck_id", help="the deck id (default: from the file)")
+    importer.add_argument("--title", help="the deck title (default: from the file)")
+    importer.add_argument("--source", help="the deck's source line (default: from the file)")
+    importer.add_argument(
+        "--delimiter", type=_delimiter, help="CSV cell separator (default: from the header row)"
+    )
     checker = commands.add_parser("check-decks", help="validate every deck in a folder")
     checker.add_argument("directory", type=Path, nargs="?", default=DEFAULT_CONTENT_DIR)
+    checker.add_argument(
+        "--strict", action="store_true", help="also apply the content rules (content/checker.py)"
+    )
     args = parser.parse_args(argv)
     if args.command == "import-deck":
-        return import_deck(args.file, args.output)
+        options = ImportOptions(args.output, args.deck_id, args.title, args.source, args.delimiter)
+        return import_deck(args.file, options)
     if args.command == "check-decks":
-        return check(args.directory)
+        return check(args.directory, args.strict)
     return run()
 
 

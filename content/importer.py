@@ -100,7 +100,8 @@ def _furniture(lines: list[str], title: str) -> tuple[set[str], str | None]:
     return {title, *repeated}, (footers[0] if footers else None)
 
 
-def _question_id(text: str, taken: set[str]) -> str:
+def question_id(text: str, taken: set[str]) -> str:
+    """A unique slug of the text's first content words; adds it to `taken`."""
     words = [word for word in _words(text) if word not in _STOPWORDS]
     base = "-".join(list(dict.fromkeys(words))[:_ID_WORDS]) or "question"
     candidate, suffix = base, 2
@@ -182,7 +183,7 @@ def parse_practice_test(text: str) -> ImportedDeck:
         question_text = " ".join(block.text)
         questions.append(
             ImportedQuestion(
-                id=_question_id(question_text, taken),
+                id=question_id(question_text, taken),
                 topic=PLACEHOLDER_TOPIC,
                 text=question_text,
                 answer=" ".join(block.answer or []),
@@ -197,6 +198,22 @@ class _IndentedDumper(yaml.SafeDumper):
 
     def increase_indent(self, flow: bool = False, indentless: bool = False) -> None:
         super().increase_indent(flow, False)
+
+
+def _represent_text(dumper: yaml.SafeDumper, text: str) -> yaml.ScalarNode:
+    # Multi-line text as a `|` block (PyYAML falls back to quotes where a block cannot hold it).
+    style = "|" if "\n" in text else None
+    return dumper.represent_scalar("tag:yaml.org,2002:str", text, style=style)
+
+
+_IndentedDumper.add_representer(str, _represent_text)
+
+
+def dump_yaml(data: dict[str, Any]) -> str:
+    """`data` as deck YAML: keys in the given order, lists indented, text unwrapped."""
+    return yaml.dump(
+        data, Dumper=_IndentedDumper, sort_keys=False, allow_unicode=True, width=1_000_000
+    )
 
 
 def to_yaml(deck: ImportedDeck) -> str:
@@ -217,6 +234,4 @@ def to_yaml(deck: ImportedDeck) -> str:
             for question in deck.questions
         ],
     }
-    return yaml.dump(
-        data, Dumper=_IndentedDumper, sort_keys=False, allow_unicode=True, width=1_000_000
-    )
+    return dump_yaml(data)

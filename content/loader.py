@@ -98,10 +98,20 @@ def _validation_problems(
     return [_detail_problem(file, raw, detail) for detail in error.errors(include_url=False)]
 
 
-def _detail_problem(file: str, raw: dict[str, Any], detail: ErrorDetails) -> DeckProblem:
+def error_location(detail: ErrorDetails) -> tuple[str | int, ...]:
+    """Where a validation error is: pydantic's location plus a located error's `at`."""
     ctx = detail.get("ctx") or {}
-    loc = (*detail["loc"], *ctx.get("at", ()))
-    message = _MESSAGES.get(detail["type"], detail["msg"])
+    return (*detail["loc"], *ctx.get("at", ()))
+
+
+def error_message(detail: ErrorDetails) -> str:
+    """A validation error in words for authors."""
+    return _MESSAGES.get(detail["type"], detail["msg"])
+
+
+def _detail_problem(file: str, raw: dict[str, Any], detail: ErrorDetails) -> DeckProblem:
+    loc = error_location(detail)
+    message = error_message(detail)
     if len(loc) >= 2 and loc[0] == "questions" and isinstance(loc[1], int):
         return DeckProblem(file, _raw_question_id(raw, loc[1]), _field_name(loc[2:]), message)
     return DeckProblem(file, NONE, _field_name(loc), message)
@@ -137,22 +147,22 @@ def load_deck(path: Path) -> Deck:
     return deck
 
 
-def load_decks(directory: Path) -> dict[str, Deck]:
-    """Load every `*.yaml`/`*.yml` file directly in `directory`, keyed by deck id.
+def scan_decks(directory: Path) -> tuple[list[tuple[str, Deck]], list[DeckProblem]]:
+    """Every deck that loads from `directory` with its file name, and every problem found.
 
-    Raises one DeckError with the problems of all files, duplicate deck ids across
-    files, and a missing or empty directory.
+    The problems are those `load_decks` raises; a file with problems contributes none of
+    its decks, and a deck whose id is already taken is left out too.
     """
     if not directory.is_dir():
-        raise DeckError([DeckProblem(str(directory), NONE, NONE, "not a directory")])
+        return [], [DeckProblem(str(directory), NONE, NONE, "not a directory")]
     paths = sorted(
         (path for path in directory.iterdir() if path.suffix in DECK_SUFFIXES and path.is_file()),
         key=lambda path: path.name,
     )
     if not paths:
         message = "no deck files (*.yaml, *.yml) found"
-        raise DeckError([DeckProblem(str(directory), NONE, NONE, message)])
-    decks: dict[str, Deck] = {}
+        return [], [DeckProblem(str(directory), NONE, NONE, message)]
+    decks: list[tuple[str, Deck]] = []
     files: dict[str, str] = {}
     problems: list[DeckProblem] = []
     for path in paths:
@@ -160,15 +170,25 @@ def load_decks(directory: Path) -> dict[str, Deck]:
         problems.extend(file_problems)
         if deck is None:
             continue
-        if deck.id in decks:
+        if deck.id in files:
             message = f"deck id {deck.id!r} is already used by {files[deck.id]}"
             problems.append(DeckProblem(path.name, NONE, "id", message))
             continue
-        decks[deck.id] = deck
+        decks.append((path.name, deck))
         files[deck.id] = path.name
+    return decks, problems
+
+
+def load_decks(directory: Path) -> dict[str, Deck]:
+    """Load every `*.yaml`/`*.yml` file directly in `directory`, keyed by deck id.
+
+    Raises one DeckError with the problems of all files, duplicate deck ids across
+    files, and a missing or empty directory.
+    """
+    decks, problems = scan_decks(directory)
     if problems:
         raise DeckError(problems)
-    return decks
+    return {deck.id: deck for _, deck in decks}
 
 
 def check_decks(directory: Path) -> list[DeckProblem]:

@@ -18,6 +18,8 @@ from pydantic_core import PydanticCustomError
 
 TELEGRAM_MESSAGE_LIMIT = 4096
 EXPLANATION_LIMIT = 3500
+NOTE_LIMIT = 600
+SOURCE_LIMIT = 500
 MIN_OPTIONS = 2
 MAX_OPTIONS = 8
 RENDER_HEADROOM = 200
@@ -37,6 +39,10 @@ Text = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1)]
 Slug = Annotated[Text, AfterValidator(_check_slug)]
 Explanation = Annotated[
     str, StringConstraints(strip_whitespace=True, min_length=1, max_length=EXPLANATION_LIMIT)
+]
+Note = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=NOTE_LIMIT)]
+Source = Annotated[
+    str, StringConstraints(strip_whitespace=True, min_length=1, max_length=SOURCE_LIMIT)
 ]
 
 
@@ -64,8 +70,19 @@ def max_rendered_length(question: Question) -> int:
     return _utf16_len(question.text) + options + RENDER_HEADROOM
 
 
+def max_explanation_length(question: Question) -> int:
+    """Upper bound of the explanation reply's length: verdict, explanation, note, marks."""
+    note = _utf16_len(question.note) + 2 if question.note else 0
+    return _utf16_len(question.explanation) + note + RENDER_HEADROOM
+
+
 class Question(BaseModel):
-    """One multiple-choice question; `answer` is the right option, `wrong` the distractors."""
+    """One multiple-choice question; `answer` is the right option, `wrong` the distractors.
+
+    `source` is the URL (and section) of the primary document the question rests on;
+    `note` is shown after the explanation where review found the question or its
+    explanation imprecise: what is accurate, with its source.
+    """
 
     model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
 
@@ -75,6 +92,8 @@ class Question(BaseModel):
     answer: Text
     wrong: list[Text]
     explanation: Explanation
+    source: Source | None = None
+    note: Note | None = None
 
     @property
     def options(self) -> tuple[str, ...]:
@@ -109,6 +128,14 @@ class Question(BaseModel):
                 f"question and options render to about {length} characters, over "
                 f"Telegram's {TELEGRAM_MESSAGE_LIMIT}-character message limit",
                 "text",
+            )
+        length = max_explanation_length(self)
+        if length > TELEGRAM_MESSAGE_LIMIT:
+            raise located(
+                "message_too_long",
+                f"explanation and note render to about {length} characters, over "
+                f"Telegram's {TELEGRAM_MESSAGE_LIMIT}-character message limit",
+                "note",
             )
         return self
 

@@ -233,3 +233,39 @@ def test_empty_or_missing_directory_is_an_error(tmp_path: Path) -> None:
     assert check_decks(tmp_path / "missing") == [
         DeckProblem(str(tmp_path / "missing"), "-", "-", "not a directory")
     ]
+
+
+def test_source_and_note_are_optional_and_stripped(tmp_path: Path) -> None:
+    """A question may carry a source and a note; both are stripped, and both may be left out."""
+    sourced = question("a", source="  https://example.org/doc (2.1) ", note=" Accurate: x. ")
+    path = write(tmp_path / "ok.yaml", deck(sourced, question("b")))
+
+    first, second = load_deck(path).questions
+
+    assert (first.source, first.note) == ("https://example.org/doc (2.1)", "Accurate: x.")
+    assert (second.source, second.note) == (None, None)
+
+
+@pytest.mark.parametrize(
+    ("changes", "expected"),
+    [
+        ({"note": "x" * 601}, "broken.yaml: q1: note: String should have at most 600 characters"),
+        ({"note": "  "}, "broken.yaml: q1: note: must not be empty"),
+        ({"source": ""}, "broken.yaml: q1: source: must not be empty"),
+        ({"source": "x" * 501}, "broken.yaml: q1: source: String should have at most 500"),
+        (
+            {"explanation": "x" * 3400, "note": "y" * 600},
+            "broken.yaml: q1: note: explanation and note render to about 4202 characters, "
+            "over Telegram's 4096-character message limit",
+        ),
+    ],
+    ids=["note-too-long", "blank-note", "empty-source", "source-too-long", "reply-too-long"],
+)
+def test_broken_source_or_note_is_reported_on_its_field(
+    tmp_path: Path, changes: dict[str, Any], expected: str
+) -> None:
+    """Source and note mistakes are reported as `file: question-id: field: what`."""
+    problems = problems_of(write(tmp_path / "broken.yaml", deck(question(**changes))))
+
+    assert len(problems) == 1, problems
+    assert problems[0].startswith(expected)

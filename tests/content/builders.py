@@ -1,0 +1,63 @@
+"""Raw decks for the strict-checker tests: a clean ten-question deck and ways to break it."""
+
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+SOURCE = "https://example.org/reference (section 1)"
+
+# (id, text, answer, wrong options): ten different questions on ten different topics,
+# the answer the longest option in two of them (fair share 2.5), echoing no stem words.
+CLEAN = [
+    ("planet", "Which planet is closest to the Sun?", "Mercury", ["Venus", "Mars", "Jupiter"]),
+    ("gold", "What is the chemical symbol for gold?", "Au", ["Ag", "Gd", "Go"]),
+    ("byte", "How many bits are in one byte?", "8", ["4", "16", "32"]),
+    ("ocean", "Which ocean covers the largest area?", "Pacific", ["Atlantic", "Indian", "Arctic"]),
+    ("hamlet", "Who wrote the play Hamlet?", "Shakespeare", ["Marlowe", "Jonson", "Webster"]),
+    ("boiling", "At what Celsius temperature does water boil?", "100", ["90", "110", "120"]),
+    ("browser", "Which language runs in browsers?", "JavaScript", ["Python", "Haskell", "COBOL"]),
+    ("capital", "What is the capital city of Japan?", "Tokyo", ["Kyoto", "Osaka", "Nagoya"]),
+    ("element", "Which element is lightest?", "Hydrogen", ["Helium", "Lithium", "Nitrogen"]),
+    ("continent", "On which continent is Kenya?", "Africa", ["Asia", "Europe", "Oceania"]),
+]  # fmt: skip
+
+
+def question(qid: str = "q1", **changes: Any) -> dict[str, Any]:
+    """A raw question that passes every strict rule, with `changes` (None removes a key)."""
+    raw: dict[str, Any] = {
+        "id": qid,
+        "topic": "networking",
+        "text": "Which interconnect links GPUs inside one node?",
+        "answer": "NVLink",
+        "wrong": ["PCIe", "Ethernet", "InfiniBand"],
+        "explanation": "NVLink is NVIDIA's intra-node GPU interconnect.",
+        "source": SOURCE,
+    }
+    raw.update(changes)
+    return {key: value for key, value in raw.items() if value is not None}
+
+
+def clean_questions() -> list[dict[str, Any]]:
+    """The ten CLEAN questions as raw questions."""
+    return [
+        question(qid, topic="general", text=text, answer=answer, wrong=wrong, explanation="So.")
+        for qid, text, answer, wrong in CLEAN
+    ]
+
+
+def deck(*questions: dict[str, Any], deck_id: str = "sample") -> dict[str, Any]:
+    """A raw deck holding `questions` (one default question if none given)."""
+    return {
+        "id": deck_id,
+        "title": "Sample",
+        "source": "Hand-written",
+        "questions": list(questions) or [question()],
+    }
+
+
+def write(path: Path, data: object) -> Path:
+    """Write `data` as YAML (or a str verbatim) to `path`."""
+    text = data if isinstance(data, str) else yaml.safe_dump(data, sort_keys=False)
+    path.write_text(text, encoding="utf-8")
+    return path
