@@ -43,7 +43,8 @@ from bot.workers.daily_sender import DailySender
 from bot.workers.live_count import LiveCounts
 from bot.workers.sender import Sender
 from bot.workers.ticker import Ticker
-from content.loader import load_decks
+from content.loader import NONE, DeckError, DeckProblem, load_decks
+from content.models import Deck
 from storage.sqlite import SchemaTooNewError, SqliteStore
 
 __all__ = ["RunningBot", "SchemaTooNewError", "run_until", "running_bot"]
@@ -125,7 +126,7 @@ async def running_bot(
 ) -> AsyncIterator[RunningBot]:
     """The bot started and polling; leaving the block stops it cleanly, in reverse order."""
     clock = clock or SystemClock()
-    catalog = Catalog(load_decks(settings.content_dir))
+    catalog = catalog_of(load_decks(settings.content_dir), settings.default_deck)
     async with AsyncExitStack() as stack:
         store = await SqliteStore.open(settings.database)
         stack.push_async_callback(store.close)
@@ -187,6 +188,17 @@ async def running_bot(
         log.info("quizbot is running as @%s", app.bot.username)
         yield RunningBot(app, store, sender, ticker, daily_sender, daily)
         log.info("stopping")
+
+
+def catalog_of(decks: dict[str, Deck], default_deck: str) -> Catalog:
+    """The decks, with `default_deck` for chats that chose none; a missing one stops start-up."""
+    if default_deck not in decks:
+        known = ", ".join(sorted(decks))
+        problem = DeckProblem(
+            NONE, NONE, "QUIZBOT_DEFAULT_DECK", f"no deck {default_deck!r} ({known})"
+        )
+        raise DeckError([problem])
+    return Catalog(decks, default_deck)
 
 
 async def run_until(settings: Settings, stop: asyncio.Event) -> None:

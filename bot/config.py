@@ -39,6 +39,9 @@ class Settings(BaseSettings):
     content_dir: Path = Field(
         default=DEFAULT_CONTENT_DIR, validation_alias=_env("QUIZBOT_CONTENT_DIR")
     )
+    default_deck: str = Field(
+        default="nca-multi-gpu", min_length=1, validation_alias=_env("QUIZBOT_DEFAULT_DECK")
+    )
     timezone: str = Field(default="UTC", validation_alias=_env("QUIZBOT_TIMEZONE"))
     quiz_open_seconds: int = Field(
         default=300, ge=10, le=86_400, validation_alias=_env("QUIZBOT_QUIZ_OPEN_SECONDS")

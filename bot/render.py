@@ -8,7 +8,10 @@ from telegram import BotCommand, InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.callback_data import AnswerButton
 from bot.core.model import Ask, UserStats, letter
+from bot.text import utf16_len
 from content.models import Deck, Question
+
+MESSAGE_LIMIT = 4096  # UTF-16 code units, as Telegram counts a message's text
 
 COMMANDS: tuple[tuple[str, str], ...] = (
     ("quiz", "Get a question; /quiz 5 for a round of five"),
@@ -85,10 +88,21 @@ def result_toast(ask: Ask, correct: bool) -> str:
     return "✅ Correct" if correct else f"❌ Not quite — it was {letter(ask.right_position)}"
 
 
+def explanation_block(question: Question, room: int = MESSAGE_LIMIT) -> str:
+    """The explanation, and the deck's note on the question when one fits in `room`."""
+    block = f"💡 {escape(question.explanation)}"
+    if question.note:
+        noted = f"{block}\n\n📝 <i>{escape(question.note)}</i>"
+        if utf16_len(noted) <= room:
+            return noted
+    return block
+
+
 def explanation_message(question: Question, ask: Ask, correct: bool) -> str:
     right = f"<b>{letter(ask.right_position)})</b> {escape(question.answer)}"
     verdict = "✅ <b>Correct!</b>" if correct else f"❌ <b>Not quite.</b> The answer is {right}"
-    return f"{verdict}\n\n💡 {escape(question.explanation)}"
+    room = MESSAGE_LIMIT - utf16_len(verdict) - 2
+    return f"{verdict}\n\n{explanation_block(question, room)}"
 
 
 def already_answered_toast(position: int) -> str:

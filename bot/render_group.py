@@ -7,7 +7,8 @@ from html import escape
 from zoneinfo import ZoneInfo
 
 from bot.core.model import Ask, Tally, letter
-from bot.render import header, option_line
+from bot.render import MESSAGE_LIMIT, explanation_block, header, option_line
+from bot.text import utf16_len
 from content.models import Question
 
 ALERT_LIMIT = 200
@@ -55,7 +56,6 @@ def reveal_message(question: Question, ask: Ask, deck_title: str, tally: Tally) 
         result += f"\n🥇 First right: {escape(tally.first_right.display_name)}"
     elif tally.answered:
         result += "\nNobody got it this time."
-    return (
-        f"{header(question, deck_title)}\n\n" + "\n".join(lines) + "\n\n"
-        f"💡 {escape(question.explanation)}\n\n{result}"
-    )
+    top = f"{header(question, deck_title)}\n\n" + "\n".join(lines)
+    room = MESSAGE_LIMIT - utf16_len(top) - utf16_len(result) - 4
+    return f"{top}\n\n{explanation_block(question, room)}\n\n{result}"

@@ -41,6 +41,8 @@ def settings(fake: FakeBotApi, tmp_path: Path) -> Settings:
         # The fake enforces no limits unless a test turns them on; pacing at Telegram's real
         # 1 message/s per private chat would only slow these tests down.
         rate_limit_scale=1000,
+        # The five-question seed deck keeps these tests' rounds and passes short.
+        default_deck="nca-multi-gpu-5",
         _env_file=None,
     )
 
