@@ -199,8 +199,8 @@ def buttons(message: Any) -> list[Button]:
 
 
 def answer_buttons(message: Any) -> list[str]:
-    """callback_data of a question's option buttons (every button but a Next ▶ or similar)."""
-    return [data for text, data in buttons(message) if "next" not in text.lower()]
+    """callback_data of a question's option buttons (`a:…`; not `Next ▶`, `⚑ Report` or such)."""
+    return [data for _, data in buttons(message) if data.startswith("a:")]
 
 
 def button_with(message: Any, text: str) -> str | None:

@@ -1,4 +1,5 @@
-"""`python -m bot` runs the bot; `import-deck` and `check-decks` help deck authors."""
+"""`python -m bot` runs the bot; `import-deck` and `check-decks` help deck authors;
+`item-report` shows how well each question works; `reports` lists learners' reports."""
 
 from __future__ import annotations
 
@@ -190,7 +191,24 @@ def main(argv: list[str] | None = None) -> int:
     checker.add_argument(
         "--strict", action="store_true", help="also apply the content rules (content/checker.py)"
     )
+    reporter = commands.add_parser(
+        "item-report", help="how well each question works, from the stored answers"
+    )
+    reporter.add_argument("--deck", dest="deck_id", help="only this deck (default: every deck)")
+    reporter.add_argument("--csv", type=Path, help="also write one CSV row per question here")
+    reporter.add_argument("--html", type=Path, help="also write a static HTML report here")
+    learner_reports = commands.add_parser("reports", help="list the learners' open reports")
+    learner_reports.add_argument("--all", action="store_true", help="also fixed and dismissed")
+    learner_reports.add_argument("--deck", dest="deck_id", help="only this deck's reports")
     args = parser.parse_args(argv)
+    if args.command == "reports":
+        from bot.reports_cli import reports
+
+        return reports(everything=args.all, deck_id=args.deck_id)
+    if args.command == "item-report":
+        from bot.item_report_cli import ReportOptions, item_report
+
+        return item_report(ReportOptions(args.deck_id, args.csv, args.html))
     if args.command == "import-deck":
         options = ImportOptions(args.output, args.deck_id, args.title, args.source, args.delimiter)
         return import_deck(args.file, options)

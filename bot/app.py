@@ -7,10 +7,11 @@ import asyncio
 import gc
 import logging
 import os
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping
 from contextlib import AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass
 from datetime import timedelta
+from pathlib import Path
 from random import Random
 from typing import Any
 from zoneinfo import ZoneInfo
@@ -28,14 +29,28 @@ from bot.core.clock import Clock, SystemClock
 from bot.core.closing import Closer
 from bot.core.daily import DailyService
 from bot.core.delivery import Delivery
+from bot.core.exams import ExamService
+from bot.core.forget import ForgetService
+from bot.core.item_analysis import DeckFigures
+from bot.core.item_review import ItemReview
+from bot.core.memory import Memory
+from bot.core.model import Report
 from bot.core.quiz import Asking, QuizConfig, QuizService
+from bot.core.reports import ReportService, list_reports
+from bot.core.review import ReviewService
 from bot.core.rounds import RoundService
+from bot.core.topic_service import TopicService
 from bot.handlers import Handlers, register_handlers
 from bot.handlers.answers import AnswerHandlers
 from bot.handlers.chat_events import ChatEventHandlers
 from bot.handlers.commands import CommandHandlers
+from bot.handlers.exams import ExamHandlers
+from bot.handlers.forget import ForgetHandlers
+from bot.handlers.reports import ReportHandlers
+from bot.handlers.review import ReviewHandlers
 from bot.handlers.settings import SettingsHandlers
 from bot.handlers.throttle import CommandThrottle, OncePer
+from bot.handlers.topics import TopicHandlers
 from bot.http import AiohttpRequest
 from bot.ratelimit import SlidingWindowRateLimiter
 from bot.runners.polling import polling
@@ -136,8 +151,10 @@ async def running_bot(
             round_open=timedelta(seconds=settings.round_open_seconds),
         )
         asking = Asking(store, chats, catalog, clock, config, rng or Random())
-        quiz = QuizService(store, store, store, asking, chats, catalog, clock)
-        rounds = RoundService(store, store, store, asking, chats, catalog, clock)
+        memory = Memory(settings.review_retention)
+        exams = ExamService(store, store, chats, catalog, memory, clock, rng or Random())
+        quiz = QuizService(store, store, store, asking, chats, catalog, clock, memory, store)
+        rounds = RoundService(store, store, store, asking, chats, catalog, clock, store)
         daily = DailyService(
             store,
             chats,
@@ -146,8 +163,12 @@ async def running_bot(
             clock,
             open_for=timedelta(hours=settings.daily_open_hours),
             grace=timedelta(hours=settings.daily_grace_hours),
+            memory=store,
         )
-        delivery = Delivery(store, store, store, store, rounds, chats, catalog, clock)
+        delivery = Delivery(
+            store, store, store, store, rounds, chats, catalog, clock, store, exams=exams
+        )
+        reports = ReportService(store, store, store, catalog, clock, settings.reports_chat)
         app, requests = build_application(settings)
 
         def seconds() -> float:
@@ -155,23 +176,33 @@ async def running_bot(
 
         live = LiveCounts(delivery.live_view, app.bot, seconds)
         sender = Sender(delivery, app.bot, live)
-        ticker = Ticker(Closer(store, store, rounds, chats, clock), sender)
+        ticker = Ticker(Closer(store, store, rounds, chats, clock), sender, (exams.close_due,))
         daily_sender = DailySender(daily, app.bot)
         throttle = CommandThrottle(clock=seconds)
+        topics = TopicService(store, store, chats, clock)
+        commands = CommandHandlers(
+            quiz,
+            rounds,
+            BoardService(store, store, chats, clock),
+            chats,
+            daily,
+            sender,
+            throttle,
+            OncePer(clock=seconds),
+            topics,
+        )
         handlers = Handlers(
-            commands=CommandHandlers(
-                quiz,
-                rounds,
-                BoardService(store, store, chats, clock),
-                chats,
-                daily,
-                sender,
-                throttle,
-                OncePer(clock=seconds),
-            ),
+            commands=commands,
             settings=SettingsHandlers(daily, chats, catalog, throttle),
             answers=AnswerHandlers(quiz, rounds, sender, live),
             events=ChatEventHandlers(chats, sender),
+            reports=ReportHandlers(reports, sender, greet=commands.help, other=commands.other),
+            forget=ForgetHandlers(ForgetService(store, chats)),
+            review=ReviewHandlers(
+                ReviewService(store, store, asking, chats, catalog, clock), quiz, sender
+            ),
+            topics=TopicHandlers(topics, throttle),
+            exams=ExamHandlers(exams, sender, throttle),
         )
         register_handlers(app, handlers)
         await stack.enter_async_context(initialized(app, requests))
@@ -199,6 +230,29 @@ def catalog_of(decks: dict[str, Deck], default_deck: str) -> Catalog:
         )
         raise DeckError([problem])
     return Catalog(decks, default_deck)
+
+
+async def analyse_database(
+    database: Path, decks: Mapping[str, Deck], deck_id: str | None
+) -> list[DeckFigures]:
+    """`python -m bot item-report`: the figures of one deck (none if unknown) or of every
+    deck, read from `database`."""
+    store = await SqliteStore.open(database)
+    try:
+        return await ItemReview(store, decks).decks(deck_id)
+    finally:
+        await store.close()
+
+
+async def stored_reports(
+    settings: Settings, *, open_only: bool = True, deck_id: str | None = None
+) -> list[Report]:
+    """The learners' reports in the database, newest first (`python -m bot reports`)."""
+    store = await SqliteStore.open(settings.database)
+    try:
+        return await list_reports(store, open_only=open_only, deck_id=deck_id)
+    finally:
+        await store.close()
 
 
 async def run_until(settings: Settings, stop: asyncio.Event) -> None:

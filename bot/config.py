@@ -42,6 +42,9 @@ class Settings(BaseSettings):
     default_deck: str = Field(
         default="nca-multi-gpu", min_length=1, validation_alias=_env("QUIZBOT_DEFAULT_DECK")
     )
+    review_retention: float = Field(
+        default=0.9, gt=0.5, lt=1.0, validation_alias=_env("QUIZBOT_REVIEW_RETENTION")
+    )
     timezone: str = Field(default="UTC", validation_alias=_env("QUIZBOT_TIMEZONE"))
     quiz_open_seconds: int = Field(
         default=300, ge=10, le=86_400, validation_alias=_env("QUIZBOT_QUIZ_OPEN_SECONDS")
@@ -62,6 +65,8 @@ class Settings(BaseSettings):
     api_base_url: HttpUrl | None = Field(
         default=None, validation_alias=_env("QUIZBOT_API_BASE_URL")
     )
+    # Learners' reports are posted here (a chat id; its admins mark them fixed or dismissed).
+    reports_chat: int | None = Field(default=None, validation_alias=_env("QUIZBOT_REPORTS_CHAT"))
 
     @field_validator("timezone")
     @classmethod
@@ -79,7 +84,7 @@ class Settings(BaseSettings):
     def _upper(cls, value: object) -> object:
         return value.upper() if isinstance(value, str) else value
 
-    @field_validator("telegram_bot_token", mode="before")
+    @field_validator("telegram_bot_token", "reports_chat", mode="before")
     @classmethod
     def _blank_is_unset(cls, value: object) -> object:
         return None if isinstance(value, str) and not value.strip() else value

@@ -7,8 +7,8 @@ raise. Arguments are separated by whitespace (as `str.split()` splits, like PTB'
 full-width '５' are not numbers. Zone names are only ever looked up in
 `zoneinfo.available_timezones()`: user text never reaches `ZoneInfo()` or the filesystem.
 
-/stop, /me, /help and /start take no arguments; anything after them is ignored, so they have no
-parser here.
+/stop, /me, /topics, /help and /start take no arguments; anything after them is ignored, so they
+have no parser here.
 """
 
 from __future__ import annotations
@@ -26,7 +26,11 @@ from bot.text import echo
 MAX_ROUND = 20  # = bot.core.rounds.MAX_ROUND (a test pins it); not imported, to stay stdlib-light
 
 # Wording shared with the handlers' usage texts. No '<' or '&': these are HTML already.
-ROUND_USAGE = f"Usage: /quiz for one question, or /quiz N for a round of N (1–{MAX_ROUND})."
+ROUND_USAGE = (
+    f"Usage: /quiz for one question, /quiz N for a round of N (1–{MAX_ROUND}), "
+    "/quiz TOPIC or /quiz N TOPIC for one topic (/topics lists them)."
+)
+TOPIC_LIMIT = 64  # characters of a topic name after /quiz
 LEADERBOARD_USAGE = "Usage: /leaderboard, /leaderboard month or /leaderboard all"
 TIMEZONE_USAGE = "Usage: /timezone Area/City, for example /timezone Europe/Berlin"
 DAILY_USAGE = (
@@ -53,12 +57,11 @@ class Usage:
 
 @dataclass(frozen=True)
 class QuizRequest:
-    """/quiz: `size` None asks one question, N asks a round of N (1 ≤ N ≤ MAX_ROUND).
-
-    A later `/quiz [N] <topic>` adds `topic: str | None = None` here.
-    """
+    """/quiz: `size` None asks one question, N asks a round of N (1 ≤ N ≤ MAX_ROUND);
+    `topic` (as typed, words joined by one space) asks only from the topic it names."""
 
     size: int | None = None
+    topic: str | None = None
 
 
 @dataclass(frozen=True)
@@ -115,16 +118,32 @@ def _words(text: str, most: int) -> list[str] | None:
     return None if len(words) > most else words
 
 
+def _is_topic(text: str) -> bool:
+    """Topic-shaped: short, printable, with a letter (so '-1', '²' and '5.0' are not)."""
+    return len(text) <= TOPIC_LIMIT and text.isprintable() and any(c.isalpha() for c in text)
+
+
 def parse_quiz(text: str) -> QuizRequest | Usage:
-    """'' → one question; 'N' with 1 ≤ N ≤ MAX_ROUND → a round of N; else usage."""
-    words = _words(text, 1)
-    if words is None:
-        return Usage(ROUND_USAGE)
+    """'' → one question; 'N' (1 ≤ N ≤ MAX_ROUND) → a round of N; 'TOPIC', 'N TOPIC' or
+    'TOPIC N' → the same from one topic (the core matches the name); else usage. A word of
+    ASCII digits is the size, so it comes first or last."""
+    words = text.split()
     if not words:
         return QuizRequest()
-    if _NUMBER.fullmatch(words[0]) is None or not 1 <= int(words[0]) <= MAX_ROUND:
+    size_word: str | None = None
+    if _NUMBER.fullmatch(words[0]):
+        size_word, words = words[0], words[1:]
+    elif _NUMBER.fullmatch(words[-1]):
+        size_word, words = words[-1], words[:-1]
+    size = None if size_word is None else int(size_word)
+    if size is not None and not 1 <= size <= MAX_ROUND:
         return Usage(ROUND_USAGE)
-    return QuizRequest(size=int(words[0]))
+    if not words:
+        return QuizRequest(size)
+    topic = " ".join(words)
+    if not _is_topic(topic):
+        return Usage(ROUND_USAGE)
+    return QuizRequest(size, topic)
 
 
 def parse_leaderboard(text: str) -> PeriodKind | Usage:

@@ -14,14 +14,18 @@ from content.models import Deck, Question
 MESSAGE_LIMIT = 4096  # UTF-16 code units, as Telegram counts a message's text
 
 COMMANDS: tuple[tuple[str, str], ...] = (
-    ("quiz", "Get a question; /quiz 5 for a round of five"),
-    ("stop", "End the running round"),
+    ("quiz", "Get a question; /quiz 5 for a round of five, /quiz 5 TOPIC from one topic"),
+    ("review", "Go over the questions you missed, when they are due"),
+    ("topics", "Your mastery of each topic, weakest first, and reviews due"),
+    ("exam", "A timed practice exam (private chat); /exam 10 for ten questions"),
     ("me", "Your score in this chat"),
     ("leaderboard", "Top 10 this week (or: month, all)"),
+    ("stop", "End the running round"),
     ("daily", "A question every day: /daily 09:00 Europe/Berlin (admins)"),
     ("deck", "Show the decks or switch: /deck ID (admins)"),
     ("timezone", "Show or set the chat's time zone (admins)"),
     ("help", "What this bot does and its commands"),
+    ("forgetme", "Delete everything quizbot keeps about you (private chat)"),
 )
 
 

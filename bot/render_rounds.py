@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 from html import escape
 
-from telegram import InlineKeyboardButton, InlineKeyboardMarkup
+from telegram import InlineKeyboardButton
 
 from bot.callback_data import NextButton
 from bot.core.rounds import RoundSummary
@@ -21,8 +21,9 @@ REVIEW_TEXT_LIMIT = 160
 REVIEW_ANSWER_LIMIT = 100
 
 
-def next_keyboard(button: NextButton) -> InlineKeyboardMarkup:
-    return InlineKeyboardMarkup([[InlineKeyboardButton("Next ▶", callback_data=button.encode())]])
+def next_button(button: NextButton) -> InlineKeyboardButton:
+    """`Next ▶` under a private round's explanation (beside `⚑ Report`: see render_reports)."""
+    return InlineKeyboardButton("Next ▶", callback_data=button.encode())
 
 
 def _duration(span: timedelta) -> str:
@@ -35,10 +36,13 @@ def private_summary(summary: RoundSummary, limit: int = MESSAGE_LIMIT) -> str:
     """The starter's result and the missed questions, as many as fit in `limit` characters."""
     asked = len(summary.results)
     verb = "stopped" if summary.stopped else "over"
+    what = "Review" if summary.round.is_review else "Round"
     head = (
-        f"🏁 <b>Round {verb}</b>: {summary.correct} of {asked} right "
+        f"🏁 <b>{what} {verb}</b>: {summary.correct} of {asked} right "
         f"in {_duration(summary.duration)}."
     )
+    if summary.round.is_review:
+        head += "\n" + next_due_line(summary.next_due)
     missed = [question for question, ok in summary.results if not ok]
     if not missed:
         return head + ("\n\nA perfect round! 🎉" if asked else "")
@@ -53,6 +57,12 @@ def private_summary(summary: RoundSummary, limit: int = MESSAGE_LIMIT) -> str:
             return text + more
         text += item
     return text
+
+
+def next_due_line(due: datetime | None) -> str:
+    if due is None:
+        return "🧠 No cards to review: every question you miss becomes one."
+    return f"🧠 Next review due {due:%a %d %b, %H:%M} UTC."
 
 
 def explanation_with_summary(explanation: str, summary: RoundSummary | None) -> str:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
 import re
 from typing import Annotated, Self
 
@@ -24,6 +26,13 @@ MIN_OPTIONS = 2
 MAX_OPTIONS = 8
 RENDER_HEADROOM = 200
 SLUG_PATTERN = r"^[a-z0-9]+(?:-[a-z0-9]+)*$"
+CONTENT_HASH_LENGTH = 12
+# A mock exam without an `exam:` block: 20 questions, 30 minutes, a 70% practice pass mark.
+EXAM_QUESTIONS = 20
+EXAM_MINUTES = 30
+EXAM_PASS_PERCENT = 70
+MAX_EXAM_QUESTIONS = 200
+MAX_EXAM_MINUTES = 600
 
 
 def _check_slug(value: str) -> str:
@@ -100,6 +109,16 @@ class Question(BaseModel):
         """All options, the right one first (index 0)."""
         return (self.answer, *self.wrong)
 
+    @property
+    def content_hash(self) -> str:
+        """A short, stable fingerprint of what learners read: the text, the options (the right
+        one first), the explanation and the note. Asks and learner reports store it, so an
+        author can tell which wording a report was made against."""
+        seen = [self.text, list(self.options), self.explanation, self.note]
+        payload = json.dumps(seen, ensure_ascii=False, separators=(",", ":"))
+        digest = hashlib.sha256(payload.encode("utf-8", "surrogatepass")).hexdigest()
+        return digest[:CONTENT_HASH_LENGTH]
+
     @model_validator(mode="after")
     def _check_options(self) -> Self:
         count = len(self.options)
@@ -140,6 +159,19 @@ class Question(BaseModel):
         return self
 
 
+class ExamBlock(BaseModel):
+    """A deck's mock exam (`exam:`): how many questions in how many minutes, the practice pass
+    mark in percent, and each topic's weight (`weights`; absent: weighted by topic size, and a
+    topic left out of `weights` is not asked)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
+
+    questions: int = Field(default=EXAM_QUESTIONS, ge=1, le=MAX_EXAM_QUESTIONS)
+    minutes: int = Field(default=EXAM_MINUTES, ge=1, le=MAX_EXAM_MINUTES)
+    pass_percent: int = Field(default=EXAM_PASS_PERCENT, ge=1, le=100)
+    weights: dict[Text, Annotated[float, Field(gt=0)]] | None = Field(default=None, min_length=1)
+
+
 class Deck(BaseModel):
     """A titled list of questions loaded from one YAML file."""
 
@@ -149,6 +181,38 @@ class Deck(BaseModel):
     title: Text
     source: Text
     questions: list[Question] = Field(min_length=1)
+    exam: ExamBlock | None = None
+
+    @model_validator(mode="after")
+    def _check_exam(self) -> Self:
+        if self.exam is None:
+            return self
+        sizes: dict[str, int] = {}
+        for question in self.questions:
+            sizes[question.topic] = sizes.get(question.topic, 0) + 1
+        weights = self.exam.weights
+        if weights is not None:
+            for topic in weights:
+                if topic not in sizes:
+                    known = ", ".join(sorted(sizes))
+                    raise located(
+                        "unknown_topic",
+                        f"no question has the topic {topic!r} (topics: {known})",
+                        "exam",
+                        "weights",
+                        topic,
+                    )
+        available = sum(n for t, n in sizes.items() if weights is None or t in weights)
+        # Left out, `questions` defaults to 20 and a smaller deck gives all it has.
+        if "questions" in self.exam.model_fields_set and self.exam.questions > available:
+            where = "in its weighted topics" if weights is not None else "in all"
+            raise located(
+                "exam_too_long",
+                f"asks for {self.exam.questions} questions, but the deck has {available} {where}",
+                "exam",
+                "questions",
+            )
+        return self
 
     @field_validator("questions")
     @classmethod

@@ -11,7 +11,7 @@ from bot.core.catalog import Catalog
 from bot.core.chats import ChatService, zone_or
 from bot.core.clock import Clock
 from bot.core.model import Ask, AskOrigin, ChatRef, Push, PushStatus, Schedule, SlotDecision
-from bot.core.ports import DailyStore
+from bot.core.ports import DailyStore, MemoryStore
 from bot.core.quiz import Asking
 from bot.core.schedule import Slot, latest_slot, next_slot
 from content.models import Question
@@ -46,7 +46,9 @@ class DailyService:
         *,
         open_for: timedelta,
         grace: timedelta,
+        memory: MemoryStore | None = None,
     ) -> None:
+        self._memory = memory
         self._daily = daily
         self._chats = chats
         self._asking = asking
@@ -127,11 +129,25 @@ class DailyService:
             question = None if ask is None else self._catalog.question_of(ask)
             if ask is not None and question is not None and ask.chat_id == push.chat_id:
                 return DailyAsk(ask, question)
-        draft = await self._asking.draft(chat, None, origin=AskOrigin.DAILY, open_for=self.open_for)
+        draft = await self._asking.draft(
+            chat,
+            None,
+            origin=AskOrigin.DAILY,
+            open_for=self.open_for,
+            question_id=await self._due_review(chat),
+        )
         ask = await self._daily.attach_push_ask(push, draft)
         question = self._catalog.question_of(ask)
         assert question is not None, "a question drafted a moment ago is in its deck"
         return DailyAsk(ask, question)
+
+    async def _due_review(self, chat: ChatRef) -> str | None:
+        """In a private chat the daily question is the learner's most overdue card, if any."""
+        if self._memory is None or chat.kind.is_group:
+            return None
+        deck = await self._chats.deck_for(chat.id)
+        due = await self._memory.due_cards(chat.id, deck.id, self._clock.now(), 1)
+        return due[0].question_id if due else None
 
     async def zone_of(self, chat_id: int) -> ZoneInfo:
         return await self._chats.zone_of(chat_id)

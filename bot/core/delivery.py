@@ -15,8 +15,11 @@ from zoneinfo import ZoneInfo
 from bot.core.catalog import Catalog
 from bot.core.chats import ChatService
 from bot.core.clock import Clock
+from bot.core.exam_ports import ExamResults
+from bot.core.exam_views import ExamResult
 from bot.core.model import Ask, Effect, EffectKind, NewEffect, RoundEnd, Tally
-from bot.core.ports import AskStore, DailyStore, EffectStore, Store
+from bot.core.ports import AskStore, DailyStore, EffectStore, ReportStore, Store
+from bot.core.reports import ReportView, view_of
 from bot.core.rounds import RoundService, RoundSummary
 from content.models import Question
 
@@ -85,6 +88,22 @@ class RemoveButton:
 
 
 @dataclass(frozen=True)
+class ForwardReport:
+    """A learner's report, for the reports chat."""
+
+    effect: Effect
+    view: ReportView
+
+
+@dataclass(frozen=True)
+class ShowExamResult:
+    """A submitted exam's result; `effect.message_id`, the exam's message, is closed first."""
+
+    effect: Effect
+    result: ExamResult
+
+
+@dataclass(frozen=True)
 class LiveView:
     """An open group question with its current count of answers."""
 
@@ -95,7 +114,17 @@ class LiveView:
     answered: int
 
 
-Outgoing = PostQuestion | ShowReveal | MarkAnswered | Explain | ShowSummary | Notice | RemoveButton
+Outgoing = (
+    PostQuestion
+    | ShowReveal
+    | MarkAnswered
+    | Explain
+    | ShowSummary
+    | Notice
+    | RemoveButton
+    | ForwardReport
+    | ShowExamResult
+)
 
 
 class Delivery:
@@ -109,8 +138,12 @@ class Delivery:
         chats: ChatService,
         catalog: Catalog,
         clock: Clock,
+        reports: ReportStore | None = None,
+        exams: ExamResults | None = None,
     ) -> None:
         self._store = store
+        self._exams = exams
+        self._reports = reports
         self._effects = effects
         self._asks = asks
         self._daily = daily
@@ -146,6 +179,16 @@ class Delivery:
             return Notice(effect, effect.text or "")
         if effect.kind is EffectKind.UNBUTTON:
             return None if effect.message_id is None else RemoveButton(effect, effect.message_id)
+        if effect.kind is EffectKind.EXAM_RESULT:
+            result = None
+            if self._exams is not None and effect.exam_id is not None:
+                result = await self._exams.result(effect.exam_id)
+            return None if result is None else ShowExamResult(effect, result)
+        if effect.kind is EffectKind.REPORT:
+            found = None
+            if self._reports is not None and effect.report_id is not None:
+                found = await self._reports.get_report(effect.report_id)
+            return None if found is None else ForwardReport(effect, view_of(found, self._catalog))
         if effect.kind is EffectKind.SUMMARY:
             summary = None
             if effect.round_id is not None:

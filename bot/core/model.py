@@ -7,6 +7,20 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from enum import StrEnum
 
+from bot.core.exam_model import Exam as Exam
+from bot.core.exam_model import ExamDraft as ExamDraft
+from bot.core.exam_model import ExamEnd as ExamEnd
+from bot.core.exam_model import ExamItem as ExamItem
+from bot.core.exam_model import ExamItemDraft as ExamItemDraft
+from bot.core.memory_model import LEECH_LAPSES as LEECH_LAPSES
+from bot.core.memory_model import Card as Card
+from bot.core.memory_model import Learned as Learned
+from bot.core.memory_model import LearnSource as LearnSource
+from bot.core.report_model import NewReport as NewReport
+from bot.core.report_model import Report as Report
+from bot.core.report_model import ReportReason as ReportReason
+from bot.core.report_model import ReportStatus as ReportStatus
+
 LETTERS = string.ascii_uppercase
 
 
@@ -82,6 +96,8 @@ class Ask:
     closed_at: datetime | None
     round_id: int | None = None
     origin: AskOrigin = AskOrigin.QUIZ
+    # The question's content hash when it was asked (None: asked before hashes were kept).
+    question_hash: str | None = None
 
     @property
     def right_position(self) -> int:
@@ -108,6 +124,9 @@ class Answer:
     position: int
     correct: bool
     answered_at: datetime
+    # Set by `Writes.record_answer` on the answer it stored: the learner's card of the
+    # question as it was before this answer (None: never missed), read by the same statement.
+    card_before: Card | None = None
 
 
 @dataclass(frozen=True)
@@ -143,6 +162,7 @@ class AskDraft:
     closes_at: datetime | None
     origin: AskOrigin = AskOrigin.QUIZ
     round_id: int | None = None
+    question_hash: str | None = None
 
 
 @dataclass(frozen=True)
@@ -159,6 +179,11 @@ class RoundEnd(StrEnum):
     STOPPED = "stopped"
 
 
+class RoundKind(StrEnum):
+    QUIZ = "quiz"  # /quiz N
+    REVIEW = "review"  # /review: the starter's due cards
+
+
 @dataclass(frozen=True)
 class Round:
     id: int
@@ -169,10 +194,16 @@ class Round:
     started_at: datetime
     ended_at: datetime | None
     end_reason: RoundEnd | None = None
+    kind: RoundKind = RoundKind.QUIZ
+    topic: str | None = None  # `/quiz N TOPIC`: asks only from this topic of the deck
 
     @property
     def is_running(self) -> bool:
         return self.ended_at is None
+
+    @property
+    def is_review(self) -> bool:
+        return self.kind is RoundKind.REVIEW
 
 
 @dataclass(frozen=True)
@@ -242,7 +273,9 @@ class EffectKind(StrEnum):
     EXPLANATION = "explanation"  # reply to a private answer (with `Next ▶` in a round)
     SUMMARY = "summary"  # a round's summary
     NOTICE = "notice"  # a short text, e.g. why a question could not be posted
-    UNBUTTON = "unbutton"  # remove a used `Next ▶` button (cosmetic)
+    UNBUTTON = "unbutton"  # remove a used `Next ▶` (ask_id's `⚑ Report` stays; cosmetic)
+    REPORT = "report"  # post a learner's report in the reports chat
+    EXAM_RESULT = "exam_result"  # an exam's result (and its message edited to say so)
 
 
 @dataclass(frozen=True)
@@ -258,6 +291,9 @@ class NewEffect:
     # The message an edit targets or a reply answers.
     message_id: int | None = None
     text: str | None = None
+    report_id: int | None = None
+    # EXAM_RESULT: the submitted exam (`message_id`: the exam's message, to close it).
+    exam_id: int | None = None
 
 
 @dataclass(frozen=True)

@@ -13,6 +13,13 @@ from contextlib import AbstractAsyncContextManager
 from datetime import date, datetime
 from typing import Protocol
 
+from bot.core.exam_ports import ExamStore as ExamStore
+from bot.core.exam_ports import ExamWrites
+from bot.core.item_ports import FirstAnswer as FirstAnswer
+from bot.core.item_ports import ItemStore as ItemStore
+from bot.core.memory_ports import ForgetStore as ForgetStore
+from bot.core.memory_ports import MemoryStore as MemoryStore
+from bot.core.memory_ports import MemoryWrites
 from bot.core.model import (
     Answer,
     Ask,
@@ -30,6 +37,7 @@ from bot.core.model import (
     Push,
     Round,
     RoundEnd,
+    RoundKind,
     RoundQuestion,
     RoundScore,
     Schedule,
@@ -37,13 +45,15 @@ from bot.core.model import (
     Tally,
     UserStats,
 )
+from bot.core.report_ports import ReportStore as ReportStore
+from bot.core.report_ports import ReportWrites
 
 # (kind, moment) -> the [start, end) of the period of `kind` that `moment` falls in, in the
 # chat's time zone; the core passes it to recount a chat's boards.
 PeriodBounds = Callable[[PeriodKind, datetime], tuple[datetime, datetime]]
 
 
-class Writes(Protocol):
+class Writes(ReportWrites, MemoryWrites, ExamWrites, Protocol):
     """Writes that commit together (one transaction)."""
 
     async def upsert_chat(self, chat: ChatRef, now: datetime) -> None: ...
@@ -55,9 +65,17 @@ class Writes(Protocol):
         ...
 
     async def start_round(
-        self, chat_id: int, thread_id: int | None, started_by: int, size: int, now: datetime
+        self,
+        chat_id: int,
+        thread_id: int | None,
+        started_by: int,
+        size: int,
+        now: datetime,
+        kind: RoundKind = RoundKind.QUIZ,
+        topic: str | None = None,
     ) -> Round | None:
-        """A new running round, or None when the chat has one running already."""
+        """A new running round (asking from `topic` only, when given), or None when the chat
+        has one running already."""
         ...
 
     async def end_round(self, round_id: int, reason: RoundEnd, now: datetime) -> bool:
@@ -72,8 +90,11 @@ class Writes(Protocol):
         """AskStore.open_quiz_ask, read inside the transaction."""
         ...
 
-    async def enqueue(self, effect: NewEffect, now: datetime) -> None:
-        """Record a message the bot owes, to be sent by a worker after the commit."""
+    async def enqueue(
+        self, effect: NewEffect, now: datetime, not_before: datetime | None = None
+    ) -> None:
+        """Record a message the bot owes, to be sent by a worker after the commit (and not
+        before `not_before` when given)."""
         ...
 
     async def effect_failed(self, effect: Effect, error: str, now: datetime) -> None:

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 from functools import partial
 from random import Random
 
 from bot.core.catalog import Catalog
 from bot.core.chats import ChatService
 from bot.core.clock import Clock
+from bot.core.memory import Memory
 from bot.core.model import (
     Ask,
     AskDraft,
@@ -18,12 +19,15 @@ from bot.core.model import (
     EffectKind,
     NewEffect,
     Player,
+    Round,
     RoundEnd,
 )
 from bot.core.periods import period_keys
-from bot.core.ports import AskStore, RoundStore, Store, Writes
+from bot.core.ports import AskStore, MemoryStore, RoundStore, Store, Writes
+from bot.core.review_plan import next_review_question
 from bot.core.scoring import AlreadyAnswered, AnswerResult, Invalid, Recorded, TooLate, is_correct
 from bot.core.selection import next_question, shuffled_option_order
+from bot.core.topics import NoSuchTopic, resolve_topic
 
 
 @dataclass(frozen=True)
@@ -74,13 +78,19 @@ class Asking:
         round_id: int | None = None,
         open_for: timedelta | None = None,
         avoid: frozenset[str] = frozenset(),
+        question_id: str | None = None,
+        topic: str | None = None,
     ) -> AskDraft:
-        """The chat's next question; a group one gets a deadline, a private one closes on its
+        """The chat's next question (`question_id`'s, if given and in the chat's deck; else
+        from `topic` only, if given); a group one gets a deadline, a private one closes on its
         first answer."""
         now = self._clock.now()
         deck = await self._chats.deck_for(chat.id)
         state = await self._asks.pass_state(chat.id, deck.id)
-        question, pass_no = next_question(deck, state, self._rng, avoid)
+        question, pass_no = next_question(deck, state, self._rng, avoid, topic)
+        chosen = None if question_id is None else self._catalog.question(deck.id, question_id)
+        if chosen is not None:
+            question = chosen
         if open_for is None:
             open_for = self._config.round_open if round_id else self._config.group_open
         return AskDraft(
@@ -94,6 +104,7 @@ class Asking:
             closes_at=now + open_for if chat.kind.is_group else None,
             origin=origin,
             round_id=round_id,
+            question_hash=question.content_hash,
         )
 
     async def get(self, ask_id: int) -> Ask | None:
@@ -117,7 +128,10 @@ class QuizService:
         chats: ChatService,
         catalog: Catalog,
         clock: Clock,
+        memory: Memory | None = None,
+        cards: MemoryStore | None = None,
     ) -> None:
+        self._cards = cards
         self._store = store
         self._asks = asks
         self._rounds = rounds
@@ -125,14 +139,25 @@ class QuizService:
         self._chats = chats
         self._catalog = catalog
         self._clock = clock
+        self._memory = memory or Memory()
 
-    async def quiz(self, chat: ChatRef, thread_id: int | None) -> Queued | StillOpen:
-        """`/quiz`: one question. A group gets no second one while one is open in the thread."""
+    async def quiz(
+        self, chat: ChatRef, thread_id: int | None, topic: str | None = None
+    ) -> Queued | StillOpen | NoSuchTopic:
+        """`/quiz`: one question. A group gets no second one while one is open in the thread.
+        `/quiz TOPIC`: from the deck's topic `topic` names (as typed); naming none or several
+        changes nothing."""
+        chosen: str | None = None
+        if topic is not None:
+            found = resolve_topic(await self._chats.deck_for(chat.id), topic)
+            if isinstance(found, NoSuchTopic):
+                return found
+            chosen = found
         if chat.kind.is_group:
             open_ask = await self._asks.open_quiz_ask(chat.id, thread_id, self._clock.now())
             if open_ask is not None:
                 return StillOpen(open_ask)
-        draft = await self._asking.draft(chat, thread_id)
+        draft = await self._asking.draft(chat, thread_id, topic=chosen)
         async with self._store.transaction() as tx:
             if chat.kind.is_group:  # again, under the write lock: a crowd asks at once
                 open_ask = await tx.open_quiz_ask(chat.id, thread_id, self._clock.now())
@@ -169,16 +194,27 @@ class QuizService:
             return TooLate(ask, question)
         correct = is_correct(ask, position)
         periods = period_keys(now, await self._chats.zone_of(chat_id))
-        if ask.closes_at is not None:
-            answer = await self._asks.record_answer(
-                ask, player, position, correct, now, periods=periods
+        async with self._store.transaction() as tx:
+            # A group answer closes nothing; a private one closes its question and owes the
+            # marked question and the explanation. Either way the learner's memory learns.
+            private = ask.closes_at is None
+            answer = await tx.record_answer(
+                ask, player, position, correct, now, close=private, periods=periods
             )
-        else:
-            async with self._store.transaction() as tx:
-                answer = await tx.record_answer(
-                    ask, player, position, correct, now, close=True, periods=periods
+            if answer is not None:
+                # The statement that stored the answer returned the card and (by a trigger)
+                # logged the press: only a changed card costs another statement.
+                updated = self._memory.review(
+                    answer.card_before,
+                    user_id=player.id,
+                    deck_id=ask.deck_id,
+                    question_id=ask.question_id,
+                    correct=correct,
+                    now=now,
                 )
-                if answer is not None:
+                if updated is not None:
+                    await tx.save_card(updated)
+                if private:
                     await self._owe_private_reveal(tx, ask, player.id)
         if answer is None:
             existing = await self._asks.get_answer(ask.id, player.id)
@@ -186,6 +222,15 @@ class QuizService:
                 return TooLate(ask, question)
             return AlreadyAnswered(ask, question, existing)
         return Recorded(ask, question, answer)
+
+    async def _round_goes_on(self, running: Round, asked: int, deck_id: str, now: datetime) -> bool:
+        if not running.is_review:
+            return asked < running.size
+        # Read on the transaction's connection: it sees this answer and the card it moved.
+        if self._cards is None:
+            return False
+        following = await next_review_question(self._cards, self._asks, running, deck_id, now)
+        return following is not None
 
     async def _owe_private_reveal(self, tx: Writes, ask: Ask, user_id: int) -> None:
         now = self._clock.now()
@@ -196,7 +241,7 @@ class QuizService:
             await tx.enqueue(effect(EffectKind.EXPLANATION, ask_id=ask.id), now)
             return
         asked = await tx.round_asked(running.id)
-        if asked < running.size:
+        if await self._round_goes_on(running, asked, ask.deck_id, now):
             explain = effect(
                 EffectKind.EXPLANATION, ask_id=ask.id, round_id=running.id, next_asked=asked
             )

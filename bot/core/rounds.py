@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from bot.core.catalog import Catalog
 from bot.core.chats import ChatService
@@ -19,8 +19,10 @@ from bot.core.model import (
     RoundEnd,
     RoundScore,
 )
-from bot.core.ports import AskStore, RoundStore, Store, Writes
+from bot.core.ports import AskStore, MemoryStore, RoundStore, Store, Writes
 from bot.core.quiz import Asking, Queued
+from bot.core.review_plan import next_review_question
+from bot.core.topics import NoSuchTopic, resolve_topic, topic_size
 from content.models import Question
 
 MAX_ROUND = 20
@@ -61,6 +63,7 @@ class RoundSummary:
     # Group rounds: the round's leaderboard.
     scores: list[RoundScore]
     duration: timedelta
+    next_due: datetime | None = None  # review sessions: when the learner's next card is due
 
     @property
     def correct(self) -> int:
@@ -90,6 +93,7 @@ class RoundService:
         chats: ChatService,
         catalog: Catalog,
         clock: Clock,
+        memory: MemoryStore | None = None,
     ) -> None:
         self._store = store
         self._rounds = rounds
@@ -98,22 +102,32 @@ class RoundService:
         self._chats = chats
         self._catalog = catalog
         self._clock = clock
+        self._memory = memory
 
     async def start(
-        self, chat: ChatRef, thread_id: int | None, user_id: int, size: int
-    ) -> Queued | RoundRunning:
-        """Start a round and owe its first question. A round never outgrows the deck, so it
-        never asks a question twice."""
+        self,
+        chat: ChatRef,
+        thread_id: int | None,
+        user_id: int,
+        size: int,
+        topic: str | None = None,
+    ) -> Queued | RoundRunning | NoSuchTopic:
+        """Start a round and owe its first question. A round never outgrows the deck (or its
+        topic: `topic` as typed, naming none or several changes nothing), so it never asks a
+        question twice."""
         deck = await self._chats.deck_for(chat.id)
-        size = max(1, min(size, MAX_ROUND, len(deck.questions)))
+        chosen = None if topic is None else resolve_topic(deck, topic)
+        if isinstance(chosen, NoSuchTopic):
+            return chosen
+        size = max(1, min(size, MAX_ROUND, topic_size(deck, chosen)))
         now = self._clock.now()
         async with self._store.transaction() as tx:
             await tx.upsert_chat(chat, now)
-            started = await tx.start_round(chat.id, thread_id, user_id, size, now)
+            started = await tx.start_round(chat.id, thread_id, user_id, size, now, topic=chosen)
             if started is None:
                 return RoundRunning()
             draft = await self._asking.draft(
-                chat, thread_id, origin=AskOrigin.ROUND, round_id=started.id
+                chat, thread_id, origin=AskOrigin.ROUND, round_id=started.id, topic=chosen
             )
             ask = await self._asking.post(tx, draft)
         return Queued(ask)
@@ -126,6 +140,8 @@ class RoundService:
         current = await self._rounds.get_round(round_id)
         if not isinstance(step, NextQuestion) or current is None or current.chat_id != chat.id:
             return RoundOver()
+        # The question the pressed message explained keeps its `⚑ Report` button.
+        explained = (await self._asks.round_asks(round_id))[-1:]
         now = self._clock.now()
         async with self._store.transaction() as tx:
             if await tx.round_asked(round_id) != asked:
@@ -136,6 +152,7 @@ class RoundService:
                     chat.id,
                     EffectKind.UNBUTTON,
                     thread_id=ask.thread_id,
+                    ask_id=explained[0].id if explained else None,
                     message_id=button_message_id,
                 )
                 await tx.enqueue(unbutton, now)
@@ -150,12 +167,28 @@ class RoundService:
         chat = await self._chats.ref(current.chat_id)
         if len(asked) >= current.size or chat is None:
             return Finish(current)
+        if current.is_review:
+            return await self._plan_review(current, chat)
         draft = await self._asking.draft(
             chat,
             current.thread_id,
             origin=AskOrigin.ROUND,
             round_id=current.id,
             avoid=frozenset(ask.question_id for ask in asked),
+            topic=current.topic,
+        )
+        return NextQuestion(draft)
+
+    async def _plan_review(self, current: Round, chat: ChatRef) -> RoundStep:
+        if self._memory is None:
+            return Finish(current)
+        deck = await self._chats.deck_for(chat.id)
+        now = self._clock.now()
+        question_id = await next_review_question(self._memory, self._asks, current, deck.id, now)
+        if question_id is None:
+            return Finish(current)
+        draft = await self._asking.draft(
+            chat, None, origin=AskOrigin.ROUND, round_id=current.id, question_id=question_id
         )
         return NextQuestion(draft)
 
@@ -214,4 +247,8 @@ class RoundService:
         last = await self._rounds.round_last_answer_at(round_id)
         end = last or current.ended_at or self._clock.now()
         stopped = current.end_reason is RoundEnd.STOPPED
-        return RoundSummary(current, stopped, results, scores, end - current.started_at)
+        next_due = None
+        if current.is_review and self._memory is not None:
+            deck = await self._chats.deck_for(current.chat_id)
+            next_due = await self._memory.next_due(current.started_by, deck.id)
+        return RoundSummary(current, stopped, results, scores, end - current.started_at, next_due)

@@ -6,12 +6,14 @@ from telegram import Message, Update
 from telegram.constants import ChatType
 from telegram.ext import ContextTypes
 
-from bot import render, render_boards, render_rounds
+from bot import render, render_boards, render_rounds, render_topics
 from bot.core.boards import BoardService
 from bot.core.chats import ChatService
 from bot.core.daily import DailyService
-from bot.core.quiz import QuizService, StillOpen
+from bot.core.quiz import Queued, QuizService, StillOpen
 from bot.core.rounds import NoRound, NotAllowed, RoundRunning, RoundService
+from bot.core.topic_service import TopicService
+from bot.core.topics import NoSuchTopic
 from bot.handlers.admin import ADMINS_ONLY, may_change_settings
 from bot.handlers.common import chat_ref, player, reply, thread_of
 from bot.handlers.throttle import SLOW_DOWN, CommandThrottle, OncePer, Verdict
@@ -47,7 +49,9 @@ class CommandHandlers:
         sender: Sender,
         throttle: CommandThrottle,
         pointed: OncePer,
+        topics: TopicService,
     ) -> None:
+        self._topics = topics
         self._pointed = pointed
         self._quiz = quiz
         self._rounds = rounds
@@ -74,18 +78,22 @@ class CommandHandlers:
         if isinstance(request, Usage):
             await reply(message, request.text)
             return
-        chat = chat_ref(message.chat)
+        chat, thread, topic = chat_ref(message.chat), thread_of(message), request.topic
+        outcome: Queued | StillOpen | RoundRunning | NoSuchTopic
         if request.size is None:
-            outcome = await self._quiz.quiz(chat, thread_of(message))
+            outcome = await self._quiz.quiz(chat, thread, topic)
             if isinstance(outcome, StillOpen):
                 if self._pointed.first(outcome.ask.id):
                     await reply(message, render.STILL_OPEN, to=outcome.ask.message_id)
                 return
         else:
-            started = await self._rounds.start(chat, thread_of(message), user.id, request.size)
-            if isinstance(started, RoundRunning):
+            outcome = await self._rounds.start(chat, thread, user.id, request.size, topic)
+            if isinstance(outcome, RoundRunning):
                 await reply(message, render_rounds.ROUND_RUNNING)
                 return
+        if isinstance(outcome, NoSuchTopic):
+            await reply(message, render_topics.no_such_topic(outcome))
+            return
         self._sender.kick(chat.id)
 
     async def stop(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -109,8 +117,8 @@ class CommandHandlers:
         if message is None or user is None or not await allowed(self._throttle, message):
             return
         if message.chat.type == ChatType.PRIVATE:
-            stats = await self._boards.stats(message.chat_id, user.id)
-            await reply(message, render.stats_message(stats))
+            me = await self._topics.private_me(message.chat_id, user.id)
+            await reply(message, render_topics.private_me_message(me))
             return
         summary = await self._boards.player_summary(message.chat_id, user.id)
         await reply(message, render_boards.group_me_message(player(user).display_name, summary))

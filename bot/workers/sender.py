@@ -27,20 +27,23 @@ from telegram.error import (
 )
 from telegram.ext import ExtBot
 
-from bot import render, render_group, render_rounds
+from bot import render, render_group, render_reports, render_rounds
 from bot.callback_data import NextButton
 from bot.core.delivery import (
     Delivery,
     Explain,
+    ForwardReport,
     MarkAnswered,
     Notice,
     Outgoing,
     PostQuestion,
     RemoveButton,
+    ShowExamResult,
     ShowReveal,
     ShowSummary,
 )
 from bot.ratelimit import RequestDropped
+from bot.workers.exam_result import send_exam_result
 from bot.workers.live_count import DROPPABLE, LiveCounts
 
 log = logging.getLogger(__name__)
@@ -193,7 +196,7 @@ class Sender:
                     render_group.reveal_message(question, ask, title, tally),
                     chat_id=chat_id,
                     message_id=ask.message_id,
-                    reply_markup=None,
+                    reply_markup=render_reports.reveal_keyboard(self._bot.username, ask),
                 )
             case MarkAnswered(ask=ask, question=question, deck_title=title, position=position):
                 sent = await self._bot.edit_message_text(
@@ -203,11 +206,10 @@ class Sender:
                     reply_markup=None,
                 )
             case Explain(ask=ask, question=question, correct=correct, summary=summary):
-                keyboard = None
+                next_button = None
                 if effect.round_id is not None and effect.next_asked is not None:
-                    keyboard = render_rounds.next_keyboard(
-                        NextButton(effect.round_id, effect.next_asked)
-                    )
+                    next_button = NextButton(effect.round_id, effect.next_asked)
+                keyboard = render_reports.explanation_keyboard(ask.id, next_button)
                 reply = None
                 if ask.message_id is not None:
                     reply = ReplyParameters(ask.message_id, allow_sending_without_reply=True)
@@ -236,7 +238,15 @@ class Sender:
                 sent = await self._bot.edit_message_reply_markup(
                     chat_id=chat_id,
                     message_id=message_id,
-                    reply_markup=None,
+                    reply_markup=render_reports.after_next_keyboard(effect.ask_id),
                     rate_limit_args=DROPPABLE,
                 )
+            case ForwardReport(view=view):
+                sent = await self._bot.send_message(
+                    chat_id,
+                    render_reports.report_message(view),
+                    reply_markup=render_reports.resolve_keyboard(view.report.id),
+                )
+            case ShowExamResult():
+                sent = await send_exam_result(self._bot, item)
         return sent.message_id if isinstance(sent, Message) else None

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from typing import Any
 
 from telegram.ext import CallbackContext, Job, JobQueue
@@ -15,10 +16,14 @@ log = logging.getLogger(__name__)
 
 TICK_SECONDS = 1.0
 
+# More database work due by the clock (e.g. submitting exams): the chats that now owe messages.
+DueWork = Callable[[], Awaitable[Iterable[int]]]
+
 
 class Ticker:
-    def __init__(self, closer: Closer, sender: Sender) -> None:
+    def __init__(self, closer: Closer, sender: Sender, also: Sequence[DueWork] = ()) -> None:
         self._closer = closer
+        self._also = tuple(also)
         self._sender = sender
         self._lock = asyncio.Lock()
         self._job: Job[Any] | None = None
@@ -29,6 +34,9 @@ class Ticker:
         async with self._lock:
             for chat_id in await self._closer.close_due():
                 self._sender.kick(chat_id)
+            for work in self._also:
+                for chat_id in await work():
+                    self._sender.kick(chat_id)
             await self._sender.scan()
 
     def start(self, jobs: JobQueue[Any]) -> None:

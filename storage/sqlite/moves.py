@@ -25,6 +25,7 @@ CHAT_TABLES = {
     "daily_schedules": "the new chat's if it has one, else the old chat's",
     "daily_pushes": "moved, except a day the new chat has a row for (the new row is kept)",
     "period_scores": "recounted from the answers",
+    "exams": "moved (exams are taken in private chats, which never migrate)",
 }
 
 _MERGE_SETTINGS = (
@@ -48,7 +49,7 @@ _DROP_OLD_PUSHES = (
     "DELETE FROM daily_pushes WHERE chat_id = :old "
     "AND local_day IN (SELECT local_day FROM daily_pushes WHERE chat_id = :new)"
 )
-_MOVED = ("asks", "answers", "rounds", "effects", "daily_schedules", "daily_pushes")
+_MOVED = ("asks", "answers", "rounds", "effects", "daily_schedules", "daily_pushes", "exams")
 
 
 async def _exists(conn: aiosqlite.Connection, chat_id: int) -> bool:

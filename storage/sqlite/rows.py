@@ -17,6 +17,7 @@ from bot.core.model import (
     PushStatus,
     Round,
     RoundEnd,
+    RoundKind,
     Schedule,
 )
 
@@ -44,7 +45,7 @@ def ms_or_none(moment: datetime | None) -> int | None:
 
 ASK_COLUMNS = (
     "id, chat_id, thread_id, message_id, deck_id, question_id, pass_no, option_order, "
-    "asked_at, closes_at, closed_at, round_id, origin"
+    "asked_at, closes_at, closed_at, round_id, origin, question_hash"
 )
 
 
@@ -67,6 +68,7 @@ def ask(row: aiosqlite.Row) -> Ask:
         closed_at=optional_ms(row["closed_at"]),
         round_id=row["round_id"],
         origin=AskOrigin(row["origin"]),
+        question_hash=row["question_hash"],
     )
 
 
@@ -78,7 +80,9 @@ def player(row: aiosqlite.Row) -> Player:
     return Player(row["user_id"], row["first_name"], row["last_name"], row["username"])
 
 
-ROUND_COLUMNS = "id, chat_id, thread_id, started_by, size, started_at, ended_at, end_reason"
+ROUND_COLUMNS = (
+    "id, chat_id, thread_id, started_by, size, started_at, ended_at, end_reason, kind, topic"
+)
 
 
 def round_(row: aiosqlite.Row) -> Round:
@@ -91,6 +95,8 @@ def round_(row: aiosqlite.Row) -> Round:
         started_at=from_ms(row["started_at"]),
         ended_at=optional_ms(row["ended_at"]),
         end_reason=None if row["end_reason"] is None else RoundEnd(row["end_reason"]),
+        kind=RoundKind(row["kind"]),
+        topic=row["topic"],
     )
 
 
@@ -124,7 +130,7 @@ def push(row: aiosqlite.Row) -> Push:
 
 EFFECT_COLUMNS = (
     "id, chat_id, kind, thread_id, ask_id, round_id, user_id, next_asked, message_id, text, "
-    "attempts, not_before"
+    "report_id, exam_id, attempts, not_before"
 )
 
 
@@ -140,6 +146,8 @@ def effect(row: aiosqlite.Row) -> Effect:
         next_asked=row["next_asked"],
         message_id=row["message_id"],
         text=row["text"],
+        report_id=row["report_id"],
+        exam_id=row["exam_id"],
         attempts=row["attempts"],
         not_before=from_ms(row["not_before"]),
     )

@@ -11,6 +11,11 @@ from storage.sqlite.chats import ChatQueries
 from storage.sqlite.daily import DailyQueries
 from storage.sqlite.db import Database
 from storage.sqlite.effects import EffectQueries
+from storage.sqlite.exams import ExamQueries
+from storage.sqlite.forget import ForgetQueries
+from storage.sqlite.items import ItemQueries
+from storage.sqlite.memory import MemoryQueries
+from storage.sqlite.reports import ReportQueries
 from storage.sqlite.rounds import RoundQueries
 
 if TYPE_CHECKING:
@@ -18,7 +23,19 @@ if TYPE_CHECKING:
     from storage.sqlite.writes import SqliteWrites
 
 
-class SqliteStore(ChatQueries, AskQueries, RoundQueries, BoardQueries, DailyQueries, EffectQueries):
+class SqliteStore(
+    ChatQueries,
+    AskQueries,
+    RoundQueries,
+    BoardQueries,
+    DailyQueries,
+    EffectQueries,
+    ItemQueries,
+    ReportQueries,
+    MemoryQueries,
+    ForgetQueries,
+    ExamQueries,
+):
     """One aiosqlite connection shared by every coroutine; writes are serialised by a lock.
 
     A method that writes commits before it returns; `transaction()` yields the `Writes` of one
@@ -46,4 +63,9 @@ if TYPE_CHECKING:
         _boards: ports.BoardStore = store
         _daily: ports.DailyStore = store
         _effects: ports.EffectStore = store
+        _items: ports.ItemStore = store
+        _reports: ports.ReportStore = store
+        _memory: ports.MemoryStore = store
+        _forget: ports.ForgetStore = store
+        _exams: ports.ExamStore = store
         _writes: ports.Writes = writes

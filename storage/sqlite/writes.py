@@ -21,8 +21,12 @@ from bot.core.model import (
     Player,
     Round,
     RoundEnd,
+    RoundKind,
 )
 from storage.sqlite import rows
+from storage.sqlite.exam_writes import ExamWrites
+from storage.sqlite.memory_writes import MemoryWrites, card_from_json
+from storage.sqlite.report_writes import ReportWrites
 from storage.sqlite.rows import encode_order, from_ms, ms_or_none, optional_ms, to_ms
 
 UPSERT_CHAT = (
@@ -38,10 +42,14 @@ _UPSERT_USER = (
     "WHERE (first_name, last_name, username) IS NOT "
     "(excluded.first_name, excluded.last_name, excluded.username)"
 )
+# RETURNING hands back the learner's card of the question in the same round trip (a JSON
+# array, or NULL without a card): the memory update costs the answer path no extra read.
 _INSERT_ANSWER = (
     "INSERT INTO answers (ask_id, user_id, chat_id, position, correct, answered_at, "
-    "week_start, month_start) VALUES (?, ?, ?, ?, ?, ?, ?, ?) "
-    "ON CONFLICT (ask_id, user_id) DO NOTHING"
+    "week_start, month_start) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8) "
+    "ON CONFLICT (ask_id, user_id) DO NOTHING RETURNING "
+    "(SELECT json_array(due, stability, difficulty, state, last_review, reviews, lapses) "
+    "FROM cards WHERE user_id = ?2 AND deck_id = ?9 AND question_id = ?10) AS card"
 )
 _CLOSE_ASK = "UPDATE asks SET closed_at = ? WHERE id = ? AND closed_at IS NULL"
 ROUND_ASKED = "SELECT count(*) AS n FROM asks WHERE round_id = ?"
@@ -57,7 +65,7 @@ EFFECT_FAILED = (
 )
 
 
-class SqliteWrites:
+class SqliteWrites(ReportWrites, MemoryWrites, ExamWrites):
     """`Writes` on one connection; every method is one or a few statements, no BEGIN/COMMIT."""
 
     def __init__(self, conn: aiosqlite.Connection) -> None:
@@ -74,7 +82,8 @@ class SqliteWrites:
         asked_at, closes_at = to_ms(draft.asked_at), ms_or_none(draft.closes_at)
         cursor = await self._conn.execute(
             "INSERT INTO asks (chat_id, thread_id, deck_id, question_id, pass_no, option_order, "
-            "asked_at, closes_at, round_id, origin) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "asked_at, closes_at, round_id, origin, question_hash) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 draft.chat_id,
                 draft.thread_id,
@@ -86,6 +95,7 @@ class SqliteWrites:
                 closes_at,
                 draft.round_id,
                 draft.origin.value,
+                draft.question_hash,
             ),
         )
         assert cursor.lastrowid is not None
@@ -104,6 +114,7 @@ class SqliteWrites:
             closed_at=None,
             round_id=draft.round_id,
             origin=draft.origin,
+            question_hash=draft.question_hash,
         )
 
     async def close_ask(self, ask_id: int, now: datetime) -> bool:
@@ -113,18 +124,35 @@ class SqliteWrites:
         await self._run("UPDATE asks SET message_id = ? WHERE id = ?", (message_id, ask_id))
 
     async def start_round(
-        self, chat_id: int, thread_id: int | None, started_by: int, size: int, now: datetime
+        self,
+        chat_id: int,
+        thread_id: int | None,
+        started_by: int,
+        size: int,
+        now: datetime,
+        kind: RoundKind = RoundKind.QUIZ,
+        topic: str | None = None,
     ) -> Round | None:
         # The partial UNIQUE index (one running round per chat) turns a second one into a no-op.
         at = to_ms(now)
         cursor = await self._conn.execute(
-            "INSERT INTO rounds (chat_id, thread_id, started_by, size, started_at) "
-            "VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
-            (chat_id, thread_id, started_by, size, at),
+            "INSERT INTO rounds (chat_id, thread_id, started_by, size, started_at, kind, topic) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+            (chat_id, thread_id, started_by, size, at, kind.value, topic),
         )
         if cursor.rowcount != 1 or cursor.lastrowid is None:
             return None
-        return Round(cursor.lastrowid, chat_id, thread_id, started_by, size, from_ms(at), None)
+        return Round(
+            cursor.lastrowid,
+            chat_id,
+            thread_id,
+            started_by,
+            size,
+            from_ms(at),
+            None,
+            kind=kind,
+            topic=topic,
+        )
 
     async def end_round(self, round_id: int, reason: RoundEnd, now: datetime) -> bool:
         return (
@@ -147,12 +175,14 @@ class SqliteWrites:
             row = await cursor.fetchone()
         return int(row["n"]) if row else 0
 
-    async def enqueue(self, effect: NewEffect, now: datetime) -> None:
+    async def enqueue(
+        self, effect: NewEffect, now: datetime, not_before: datetime | None = None
+    ) -> None:
         at = to_ms(now)
         await self._run(
             "INSERT INTO effects (chat_id, thread_id, kind, ask_id, round_id, user_id, "
-            "next_asked, message_id, text, not_before, created_at) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "next_asked, message_id, text, report_id, exam_id, not_before, created_at) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 effect.chat_id,
                 effect.thread_id,
@@ -163,7 +193,9 @@ class SqliteWrites:
                 effect.next_asked,
                 effect.message_id,
                 effect.text,
-                at,
+                effect.report_id,
+                effect.exam_id,
+                at if not_before is None else to_ms(not_before),
                 at,
             ),
         )
@@ -191,7 +223,7 @@ class SqliteWrites:
         await self._run(
             _UPSERT_USER, (player.id, player.first_name, player.last_name, player.username, at)
         )
-        inserted = await self._run(
+        inserted = await self._conn.execute_fetchall(
             _INSERT_ANSWER,
             (
                 ask.id,
@@ -202,10 +234,13 @@ class SqliteWrites:
                 at,
                 to_ms(periods.week_start),
                 to_ms(periods.month_start),
+                ask.deck_id,
+                ask.question_id,
             ),
         )
-        if inserted != 1:
+        if not inserted:
             return None
         if close:
             await self._run(_CLOSE_ASK, (at, ask.id))
-        return Answer(ask.id, player.id, position, correct, from_ms(at))
+        card = card_from_json(player.id, ask.deck_id, ask.question_id, next(iter(inserted))[0])
+        return Answer(ask.id, player.id, position, correct, from_ms(at), card)

@@ -43,10 +43,12 @@ def test_quiz_accepts_nothing_or_a_round_size(text: str, size: int | None) -> No
 
 
 @pytest.mark.parametrize(
-    "text", ["0", "21", "-1", "+5", "5 5", "²", "٣", "５", "1²", "5.0", "five", "9" * 5000, *NASTY]
+    "text",
+    ["0", "21", "-1", "+5", "5 5", "²", "٣", "５", "1²", "5.0", "9" * 5000, "\x00", "\ud800"],
 )
 def test_quiz_rejects_anything_else_with_the_round_usage(text: str) -> None:
-    """Non-ASCII digits, out-of-range, signed, several or huge numbers get the usage text."""
+    """Non-ASCII digits, out-of-range, signed, several or huge numbers get the usage text
+    (words with a letter are topic names: tests/bot/test_parsing_topics.py)."""
     assert parse_quiz(text) == Usage(parsing.ROUND_USAGE)
 
 

@@ -31,8 +31,11 @@ PERMANENT = ApiError(400, "Bad Request: PEER_ID_INVALID")
 
 
 def has_buttons(params: JsonDict) -> bool:
+    """A question being posted: it carries answer buttons (explanations carry `⚑ Report`)."""
     markup = params.get("reply_markup")
-    return isinstance(markup, dict) and bool(markup.get("inline_keyboard"))
+    rows = markup.get("inline_keyboard") if isinstance(markup, dict) else None
+    buttons = [b for row in rows or [] for b in row if isinstance(b, dict)]
+    return any(str(b.get("callback_data", "")).startswith("a:") for b in buttons)
 
 
 def nth(count: int, matches: Callable[[JsonDict], bool]) -> Callable[[JsonDict], bool]:

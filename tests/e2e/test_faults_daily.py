@@ -43,7 +43,7 @@ async def test_a_transient_failure_of_a_daily_push_or_its_reveal_shows_it_once(
     assert injected.hits
     questions = [m for m in fake.bot_messages(GROUP.id) if (m.text or "").startswith("❓ <b>")]
     assert len(questions) == 1
-    assert questions[0].reply_markup is None
+    assert not questions[0].callback_data  # revealed: no answer buttons left
     assert "💡" in (questions[0].text or "")
     assert not await bot.store.pending_effects(GROUP.id, 1)
 

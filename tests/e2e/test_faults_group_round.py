@@ -40,7 +40,7 @@ def _assert_round_shown_once(fake: FakeBotApi) -> None:
     questions = _questions(fake)
     assert len(questions) == 2
     for question in questions:
-        assert question.reply_markup is None, "every question was revealed"
+        assert not question.callback_data, "every question was revealed"
         assert question.text is not None
         assert "💡" in question.text
     assert len(_summaries(fake)) == 1

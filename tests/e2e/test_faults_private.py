@@ -87,7 +87,9 @@ async def test_a_transient_failure_in_a_private_round_is_retried_to_exactly_once
     assert len(_mine(fake, ("✅", "❌"))) == 2
     if (step, fault) != ("removed Next button", "429"):
         # Removing a used Next button is cosmetic: under flood control it is skipped.
-        assert all(m.reply_markup is None for m in _mine(fake, ("✅", "❌")))
+        # Every explanation keeps only its `⚑ Report`.
+        shown = [[b["text"] for b in m.buttons] for m in _mine(fake, ("✅", "❌"))]
+        assert shown == [["⚑ Report"]] * len(shown)
     assert len(_summaries(fake)) == 1
 
 

@@ -99,7 +99,7 @@ async def test_deadline_reveals_answer_explanation_and_first_right(
     clock.advance(seconds=300)
     await tick(fake, bot)
     closed = fake.message(GROUP.id, question.message_id)
-    assert closed.reply_markup is None
+    assert not closed.callback_data  # the answer buttons are gone (a report link stays)
     assert closed.text is not None
     assert f"✅ <b>{letter})</b>" in closed.text
     assert "💡 " in closed.text
@@ -123,8 +123,8 @@ async def test_restart_closes_overdue_questions_and_keeps_open_ones_on_time(
     async with start_bot() as running:
         await running.sender.idle()
         await fake.idle()
-        assert fake.message(GROUP.id, overdue.message_id).reply_markup is None
+        assert not fake.message(GROUP.id, overdue.message_id).callback_data
         assert fake.message(GROUP.id, still_open.message_id).reply_markup is not None
         clock.advance(seconds=150)
         await tick(fake, running)
-        assert fake.message(GROUP.id, still_open.message_id).reply_markup is None
+        assert not fake.message(GROUP.id, still_open.message_id).callback_data

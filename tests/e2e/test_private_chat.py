@@ -33,7 +33,20 @@ async def _right_and_wrong(running: RunningBot, question: StoredMessage) -> tupl
 async def test_start_lists_commands_and_registers_menu(fake: FakeBotApi, bot: RunningBot) -> None:
     """/start explains the bot and lists the commands, which are also set with setMyCommands."""
     registered = {c["command"] for c in fake.calls_to("setMyCommands")[0].params["commands"]}
-    assert registered == {"quiz", "stop", "me", "leaderboard", "daily", "deck", "timezone", "help"}
+    assert registered == {
+        "quiz",
+        "stop",
+        "me",
+        "leaderboard",
+        "daily",
+        "deck",
+        "timezone",
+        "help",
+        "topics",
+        "exam",
+        "review",
+        "forgetme",
+    }
     fake.send_message(alice_private(), ALICE, "/start")
     call = await fake.wait_for_call("sendMessage")
     text = call.params["text"]

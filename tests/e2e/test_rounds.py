@@ -39,11 +39,11 @@ async def test_private_round_offers_next_and_ends_with_a_summary(
         explanation = await fake.wait_for_call("sendMessage", count=2 * number + 2)
         reply = fake.message(ALICE.id, explanation.result["message_id"])
         if number < 2:
-            assert [b["text"] for b in reply.buttons] == ["Next ▶"]
+            assert [b["text"] for b in reply.buttons] == ["Next ▶", "⚑ Report"]
             assert "🏁" not in (reply.text or "")
             fake.press_button(alice_private(), ALICE, reply.message_id, reply.button("Next"))
         else:
-            assert reply.buttons == []
+            assert [b["text"] for b in reply.buttons] == ["⚑ Report"]
     # The last explanation carries the summary, so the round ends in one message, not two.
     text = explanation.params["text"]
     assert text.startswith("✅ <b>Correct!</b>")
@@ -79,8 +79,9 @@ async def test_next_pressed_twice_asks_one_question(fake: FakeBotApi, bot: Runni
 async def test_bad_round_sizes_get_usage_and_a_second_round_is_refused(
     fake: FakeBotApi, bot: RunningBot
 ) -> None:
-    """/quiz 0, /quiz 21 and /quiz x get a usage line; a second /quiz N says one is running."""
-    for text in ("/quiz 0", "/quiz 21", "/quiz x", "/quiz 2 3"):
+    """/quiz 0, /quiz 21 and /quiz -1 get a usage line; a second /quiz N says one is running
+    (/quiz x is a topic name: tests/e2e/test_topics.py)."""
+    for text in ("/quiz 0", "/quiz 21", "/quiz -1", "/quiz 2 3"):
         assert (await _private(fake, text)).startswith("Usage: /quiz")
     await _private(fake, "/quiz 2")
     assert (await _private(fake, "/quiz 4")).startswith("A round is already running here.")
@@ -113,7 +114,7 @@ async def test_group_round_posts_questions_back_to_back_and_a_leaderboard(
     clock.advance(seconds=61)
     await bot.ticker.tick()
     call = await fake.wait_for_call("sendMessage", since=since)
-    assert fake.message(GROUP.id, question.message_id).reply_markup is None
+    assert not fake.message(GROUP.id, question.message_id).callback_data
     second = fake.message(GROUP.id, call.result["message_id"])
     assert second.thread_id == TOPIC
     right2, _, _ = await right_and_wrong(bot, second)
@@ -136,4 +137,4 @@ async def test_group_stop_is_for_the_starter_or_an_admin(fake: FakeBotApi, bot: 
     summary = await group_quiz(fake, MEMBERS[0], text="/stop")
     assert summary.text is not None
     assert summary.text.startswith("🏁 <b>Round stopped</b> (1 question)")
-    assert fake.message(GROUP.id, question.message_id).reply_markup is None
+    assert not fake.message(GROUP.id, question.message_id).callback_data

@@ -1,0 +1,28 @@
+"""/topics: the learner's mastery of each topic of the chat's deck, weakest first."""
+
+from __future__ import annotations
+
+from telegram import Update
+from telegram.constants import ChatType
+from telegram.ext import ContextTypes
+
+from bot import render_topics
+from bot.core.topic_service import TopicService
+from bot.handlers.commands import allowed
+from bot.handlers.common import player, reply
+from bot.handlers.throttle import CommandThrottle
+
+
+class TopicHandlers:
+    def __init__(self, topics: TopicService, throttle: CommandThrottle) -> None:
+        self._topics = topics
+        self._throttle = throttle
+
+    async def topics(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """In a group the member who asked is named: the list is theirs, not the group's."""
+        message, user = update.effective_message, update.effective_user
+        if message is None or user is None or not await allowed(self._throttle, message):
+            return
+        mastery = await self._topics.mastery(message.chat_id, user.id)
+        learner = None if message.chat.type == ChatType.PRIVATE else player(user).display_name
+        await reply(message, render_topics.topics_message(mastery, learner))

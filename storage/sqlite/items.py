@@ -1,0 +1,75 @@
+"""Reads for the item analysis: each user's first answer per question, and open reports."""
+
+from __future__ import annotations
+
+from bot.core.ports import FirstAnswer
+from storage.sqlite.base import StoreBase
+from storage.sqlite.rows import from_ms, optional_ms
+
+ANSWERED_DECKS = (
+    "SELECT DISTINCT k.deck_id FROM asks AS k "
+    "WHERE EXISTS (SELECT 1 FROM answers AS a WHERE a.ask_id = k.id) ORDER BY k.deck_id"
+)
+# asks keeps no posting time of its own: the outbox does, as the done_at of the ask's QUESTION
+# effect (on-demand questions and rounds) or of its daily_pushes row (daily questions).
+FIRST_ANSWERS = """
+WITH posts AS (
+    SELECT ask_id, min(at) AS posted_at FROM (
+        SELECT ask_id, done_at AS at FROM effects
+        WHERE kind = 'question' AND status = 'done' AND ask_id IS NOT NULL
+              AND done_at IS NOT NULL
+        UNION ALL
+        SELECT ask_id, done_at FROM daily_pushes
+        WHERE status = 'sent' AND ask_id IS NOT NULL AND done_at IS NOT NULL
+    ) GROUP BY ask_id
+), ranked AS (
+    SELECT a.user_id, k.question_id, k.option_order, a.position, a.correct, k.asked_at,
+           a.answered_at, k.id AS ask_id,
+           row_number() OVER (PARTITION BY a.user_id, k.question_id
+                              ORDER BY a.answered_at, a.id) AS nth
+    FROM answers AS a JOIN asks AS k ON k.id = a.ask_id
+    WHERE k.deck_id = ?1
+)
+SELECT r.user_id, r.question_id, r.option_order, r.position, r.correct, r.asked_at,
+       p.posted_at, r.answered_at
+FROM ranked AS r LEFT JOIN posts AS p ON p.ask_id = r.ask_id
+WHERE r.nth = 1
+ORDER BY r.question_id, r.user_id
+"""
+# The reports table comes with migration 0006 (learner reports); before it there are none.
+HAS_REPORTS = "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'reports'"
+OPEN_REPORTS = (
+    "SELECT question_id, count(*) AS n FROM reports WHERE deck_id = ?1 AND status = 'open' "
+    "GROUP BY question_id"
+)
+
+
+class ItemQueries(StoreBase):
+    async def answered_decks(self) -> list[str]:
+        """The ids of the decks with at least one stored answer, sorted."""
+        return [str(row["deck_id"]) for row in await self._db.fetch_all(ANSWERED_DECKS)]
+
+    async def first_answers(self, deck_id: str) -> list[FirstAnswer]:
+        """Each user's first answer (earliest, then the lowest id) to each question of the
+        deck, across all chats and asks; by question id, then user id."""
+        found = await self._db.fetch_all(FIRST_ANSWERS, (deck_id,))
+        return [
+            FirstAnswer(
+                user_id=row["user_id"],
+                question_id=row["question_id"],
+                option_order=tuple(int(part) for part in row["option_order"].split(",")),
+                position=row["position"],
+                correct=bool(row["correct"]),
+                asked_at=from_ms(row["asked_at"]),
+                posted_at=optional_ms(row["posted_at"]),
+                answered_at=from_ms(row["answered_at"]),
+            )
+            for row in found
+        ]
+
+    async def open_reports(self, deck_id: str) -> dict[str, int]:
+        """Open learner reports per question id; empty before the reports table exists."""
+        if await self._db.fetch_one(HAS_REPORTS) is None:
+            return {}
+        found = await self._db.fetch_all(OPEN_REPORTS, (deck_id,))
+        return {str(row["question_id"]): int(row["n"]) for row in found}

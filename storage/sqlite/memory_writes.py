@@ -1,0 +1,102 @@
+"""The learner-memory statements of `Writes`, on a connection whose write lock the caller holds."""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime
+
+import aiosqlite
+
+from bot.core.model import Card, LearnSource
+from storage.sqlite.rows import from_ms, ms_or_none, optional_ms, to_ms
+
+CARD_COLUMNS = (
+    "user_id, deck_id, question_id, due, stability, difficulty, state, last_review, reviews, lapses"
+)
+CARD = f"SELECT {CARD_COLUMNS} FROM cards WHERE user_id = ? AND deck_id = ? AND question_id = ?"
+_SAVE_CARD = (
+    f"INSERT INTO cards ({CARD_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+    "ON CONFLICT (user_id, deck_id, question_id) DO UPDATE SET due = excluded.due, "
+    "stability = excluded.stability, difficulty = excluded.difficulty, state = excluded.state, "
+    "last_review = excluded.last_review, reviews = excluded.reviews, lapses = excluded.lapses"
+)
+_LOG = (
+    "INSERT INTO learning_log (user_id, deck_id, question_id, correct, at, duration_ms, source) "
+    "VALUES (?, ?, ?, ?, ?, ?, ?)"
+)
+
+
+def card_of(row: aiosqlite.Row) -> Card:
+    return Card(
+        user_id=int(row["user_id"]),
+        deck_id=str(row["deck_id"]),
+        question_id=str(row["question_id"]),
+        due=from_ms(int(row["due"])),
+        stability=float(row["stability"]),
+        difficulty=float(row["difficulty"]),
+        state=int(row["state"]),
+        last_review=optional_ms(row["last_review"]),
+        reviews=int(row["reviews"]),
+        lapses=int(row["lapses"]),
+    )
+
+
+def card_from_json(user_id: int, deck_id: str, question_id: str, value: str | None) -> Card | None:
+    """The card `_INSERT_ANSWER` returns as a JSON array (see storage.sqlite.writes)."""
+    if value is None:
+        return None
+    due, stability, difficulty, state, last_review, reviews, lapses = json.loads(value)
+    return Card(
+        user_id=user_id,
+        deck_id=deck_id,
+        question_id=question_id,
+        due=from_ms(int(due)),
+        stability=float(stability),
+        difficulty=float(difficulty),
+        state=int(state),
+        last_review=optional_ms(last_review),
+        reviews=int(reviews),
+        lapses=int(lapses),
+    )
+
+
+class MemoryWrites:
+    """Mixed into `SqliteWrites`."""
+
+    _conn: aiosqlite.Connection
+
+    async def card(self, user_id: int, deck_id: str, question_id: str) -> Card | None:
+        async with self._conn.execute(CARD, (user_id, deck_id, question_id)) as cursor:
+            row = await cursor.fetchone()
+        return None if row is None else card_of(row)
+
+    async def save_card(self, card: Card) -> None:
+        await self._conn.execute(
+            _SAVE_CARD,
+            (
+                card.user_id,
+                card.deck_id,
+                card.question_id,
+                to_ms(card.due),
+                card.stability,
+                card.difficulty,
+                card.state,
+                ms_or_none(card.last_review),
+                card.reviews,
+                card.lapses,
+            ),
+        )
+
+    async def log_learning(
+        self,
+        user_id: int,
+        deck_id: str,
+        question_id: str,
+        correct: bool,
+        at: datetime,
+        duration_ms: int | None,
+        source: LearnSource,
+    ) -> None:
+        await self._conn.execute(
+            _LOG, (user_id, deck_id, question_id, int(correct), to_ms(at), duration_ms, source)
+        )

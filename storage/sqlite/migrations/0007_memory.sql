@@ -1,0 +1,47 @@
+-- Learner memory. `learning_log`: every first press a user makes on a question, in any chat and
+-- mode (quiz, round, daily, review, exam), with how long it took: mastery per topic is read
+-- from it and it is what an FSRS optimizer would be tuned on. `cards`: the FSRS state of a
+-- question for a user, created by their first miss (a question never missed has no card).
+
+-- A review session is a private round over the learner's due cards.
+ALTER TABLE rounds ADD COLUMN kind TEXT NOT NULL DEFAULT 'quiz' CHECK (kind IN ('quiz', 'review'));
+
+CREATE TABLE learning_log (
+    id           INTEGER PRIMARY KEY,
+    user_id      INTEGER NOT NULL,
+    deck_id      TEXT    NOT NULL,
+    question_id  TEXT    NOT NULL,
+    correct      INTEGER NOT NULL CHECK (correct IN (0, 1)),
+    at           INTEGER NOT NULL,
+    duration_ms  INTEGER CHECK (duration_ms >= 0),
+    source       TEXT    NOT NULL CHECK (source IN ('quiz', 'review', 'exam'))
+);
+CREATE INDEX learning_log_by_user ON learning_log (user_id, deck_id, at);
+
+CREATE TABLE cards (
+    user_id      INTEGER NOT NULL,
+    deck_id      TEXT    NOT NULL,
+    question_id  TEXT    NOT NULL,
+    due          INTEGER NOT NULL,
+    stability    REAL    NOT NULL,
+    difficulty   REAL    NOT NULL,
+    state        INTEGER NOT NULL,
+    last_review  INTEGER,
+    reviews      INTEGER NOT NULL DEFAULT 0,
+    lapses       INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (user_id, deck_id, question_id)
+) WITHOUT ROWID;
+-- A learner's next due card: an index seek, whatever the number of learners.
+CREATE INDEX cards_due ON cards (user_id, deck_id, due);
+
+-- Every answer is logged by the statement that stores it: no extra round trip on the answer
+-- path. Its time runs from when the question was asked; a review round's answers are 'review'.
+CREATE TRIGGER answers_learning_log AFTER INSERT ON answers
+BEGIN
+    INSERT INTO learning_log (user_id, deck_id, question_id, correct, at, duration_ms, source)
+    SELECT NEW.user_id, asks.deck_id, asks.question_id, NEW.correct, NEW.answered_at,
+           max(0, NEW.answered_at - asks.asked_at),
+           CASE WHEN rounds.kind = 'review' THEN 'review' ELSE 'quiz' END
+    FROM asks LEFT JOIN rounds ON rounds.id = asks.round_id
+    WHERE asks.id = NEW.ask_id;
+END;
