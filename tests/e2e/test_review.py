@@ -151,3 +151,38 @@ async def test_a_question_missed_eight_times_is_marked_as_a_leech_in_me(
             assert ("Leeches" in me) is (miss == 8)
         assert "Which letter comes first?" in me
         assert "missed 8×" in me
+
+
+async def test_a_card_missed_in_the_session_comes_back_once_at_its_end(
+    fake: FakeBotApi, bot: RunningBot, clock: FakeClock
+) -> None:
+    """Two due cards, the first missed again: asked first, second, then the first once more."""
+    first = await _miss_in_group(fake, bot, clock)
+    second = first
+    while second == first:  # the group's next question is another one of the deck
+        second = await _miss_in_group(fake, bot, clock)
+    clock.advance(days=1)
+    since = len(fake.calls)
+    fake.send_message(alice_private(), ALICE, "/review")
+    asked: list[str] = []
+    for number, right in enumerate((False, True, True), start=1):
+        call = await fake.wait_for_call(
+            "sendMessage",
+            lambda c: str(c.params["text"]).startswith("❓"),
+            since=since,
+            count=number,
+        )
+        posted = fake.message(ALICE.id, call.result["message_id"])
+        ask = await bot.store.get_ask(ask_id_of(posted))
+        assert ask is not None
+        asked.append(ask.question_id)
+        pick = ask.right_position if right else (ask.right_position + 1) % 4
+        fake.press_button(alice_private(), ALICE, posted.message_id, posted.callback_data[pick])
+        explained = await fake.wait_for_call(
+            "sendMessage", lambda c: "💡" in str(c.params["text"]), since=since, count=number
+        )
+        if number < 3:
+            reply = fake.message(ALICE.id, explained.result["message_id"])
+            fake.press_button(alice_private(), ALICE, reply.message_id, reply.button("Next"))
+    assert asked == [first, second, first]
+    assert "<b>Review over</b>: 2 of 3 right" in str(explained.params["text"])
