@@ -43,8 +43,6 @@ class ForgetStore(Protocol):
 
 
 class MemoryStore(Protocol):
-    async def card(self, user_id: int, deck_id: str, question_id: str) -> Card | None: ...
-
     async def due_cards(self, user_id: int, deck_id: str, now: datetime, limit: int) -> list[Card]:
         """The cards due at `now`, the longest overdue first."""
         ...

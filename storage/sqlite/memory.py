@@ -6,7 +6,7 @@ from datetime import datetime
 
 from bot.core.model import LEECH_LAPSES, Card, Learned
 from storage.sqlite.base import StoreBase
-from storage.sqlite.memory_writes import CARD, CARD_COLUMNS, card_of
+from storage.sqlite.memory_writes import CARD_COLUMNS, card_of
 from storage.sqlite.rows import from_ms, to_ms
 
 # All served by the cards_due index (user_id, deck_id, due).
@@ -27,12 +27,6 @@ _HISTORY = (
 
 
 class MemoryQueries(StoreBase):
-    async def card(self, user_id: int, deck_id: str, question_id: str) -> Card | None:
-        # One round trip to the database thread (execute, fetch and close in one call): this
-        # read is on the answer path.
-        rows = await self._db.conn.execute_fetchall(CARD, (user_id, deck_id, question_id))
-        return next((card_of(row) for row in rows), None)
-
     async def due_cards(self, user_id: int, deck_id: str, now: datetime, limit: int) -> list[Card]:
         rows = await self._db.fetch_all(_DUE, (user_id, deck_id, to_ms(now), limit))
         return [card_of(row) for row in rows]
