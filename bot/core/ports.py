@@ -26,6 +26,7 @@ from bot.core.model import (
     AskDraft,
     BoardRow,
     BoardStanding,
+    Card,
     ChatRef,
     ChatSettings,
     Effect,
@@ -164,9 +165,13 @@ class AskStore(Protocol):
         now: datetime,
         *,
         periods: PeriodKeys,
+        review: Callable[[Card | None], Card | None] | None = None,
     ) -> Answer | None:
         """A group answer, committed on return (no transaction: the hot path); None when the
-        player had answered this ask before."""
+        player had answered this ask before. `review` maps the learner's card of the question
+        (as the answer's statement returned it) to the card to save, if any: saved right
+        after the answer under the same write lock (a crash in between loses only that
+        card's update; the press itself is logged by the answer's statement)."""
         ...
 
     async def answer_count(self, ask_id: int) -> int: ...

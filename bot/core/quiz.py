@@ -194,27 +194,29 @@ class QuizService:
             return TooLate(ask, question)
         correct = is_correct(ask, position)
         periods = period_keys(now, await self._chats.zone_of(chat_id))
-        async with self._store.transaction() as tx:
-            # A group answer closes nothing; a private one closes its question and owes the
-            # marked question and the explanation. Either way the learner's memory learns.
-            private = ask.closes_at is None
-            answer = await tx.record_answer(
-                ask, player, position, correct, now, close=private, periods=periods
+        # The statement that stores the answer returns the learner's card and (by a trigger)
+        # logs the press: only a changed card costs another statement.
+        review = partial(
+            self._memory.review,
+            user_id=player.id,
+            deck_id=ask.deck_id,
+            question_id=ask.question_id,
+            correct=correct,
+            now=now,
+        )
+        if ask.closes_at is not None:  # a group answer: the hot path, no transaction
+            answer = await self._asks.record_answer(
+                ask, player, position, correct, now, periods=periods, review=review
             )
-            if answer is not None:
-                # The statement that stored the answer returned the card and (by a trigger)
-                # logged the press: only a changed card costs another statement.
-                updated = self._memory.review(
-                    answer.card_before,
-                    user_id=player.id,
-                    deck_id=ask.deck_id,
-                    question_id=ask.question_id,
-                    correct=correct,
-                    now=now,
+        else:  # private: closes its question and owes the marked question and explanation
+            async with self._store.transaction() as tx:
+                answer = await tx.record_answer(
+                    ask, player, position, correct, now, close=True, periods=periods
                 )
-                if updated is not None:
-                    await tx.save_card(updated)
-                if private:
+                if answer is not None:
+                    updated = review(answer.card_before)
+                    if updated is not None:
+                        await tx.save_card(updated)
                     await self._owe_private_reveal(tx, ask, player.id)
         if answer is None:
             existing = await self._asks.get_answer(ask.id, player.id)

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime
 
-from bot.core.model import Answer, Ask, PassState, PeriodKeys, Player, Tally, UserStats
+from bot.core.model import Answer, Ask, Card, PassState, PeriodKeys, Player, Tally, UserStats
 from storage.sqlite import rows
 from storage.sqlite.base import StoreBase
 from storage.sqlite.rows import from_ms, to_ms
@@ -59,16 +60,22 @@ class AskQueries(StoreBase):
         now: datetime,
         *,
         periods: PeriodKeys,
+        review: Callable[[Card | None], Card | None] | None = None,
     ) -> Answer | None:
         """A group answer, committed on return; None when the player had answered before.
 
         The hot path: statements that each commit on their own under the write lock, no
-        BEGIN … COMMIT around them (the answer is one INSERT; the trigger scores it).
+        BEGIN … COMMIT around them (the answer is one INSERT; its triggers score and log it
+        and it returns the learner's card). `review` turns that card into the one to save.
         """
         async with self._autocommit() as writes:
-            return await writes.record_answer(
+            answer = await writes.record_answer(
                 ask, player, position, correct, now, close=False, periods=periods
             )
+            card = None if answer is None or review is None else review(answer.card_before)
+            if card is not None:
+                await writes.save_card(card)
+            return answer
 
     async def answer_count(self, ask_id: int) -> int:
         row = await self._db.fetch_one(
