@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from datetime import datetime
 
 from bot.core.model import Answer, Ask, Card, PassState, PeriodKeys, Player, Tally, UserStats
@@ -72,10 +73,14 @@ class AskQueries(StoreBase):
             answer = await writes.record_answer(
                 ask, player, position, correct, now, close=False, periods=periods
             )
-            card = None if answer is None or review is None else review(answer.card_before)
-            if card is not None:
-                await writes.save_card(card)
+        if answer is None or review is None:
             return answer
+        before = self._pending_card((player.id, ask.deck_id, ask.question_id))
+        answer = replace(answer, card_before=before or answer.card_before)
+        card = review(answer.card_before)
+        if card is not None:
+            self._defer_card(card)
+        return answer
 
     async def answer_count(self, ask_id: int) -> int:
         row = await self._db.fetch_one(

@@ -30,6 +30,7 @@ class ForgetQueries(StoreBase):
         return [int(row["chat_id"]) for row in rows]
 
     async def forget_user(self, user_id: int, bounds: Mapping[int, PeriodBounds]) -> None:
+        await self.flush_cards()  # none may be written back after the deletion
         async with self._db.transaction() as conn:
             for sql in _DELETES:
                 await conn.execute(sql, (user_id,))

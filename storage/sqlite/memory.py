@@ -28,18 +28,22 @@ _HISTORY = (
 
 class MemoryQueries(StoreBase):
     async def due_cards(self, user_id: int, deck_id: str, now: datetime, limit: int) -> list[Card]:
+        await self.flush_cards()
         rows = await self._db.fetch_all(_DUE, (user_id, deck_id, to_ms(now), limit))
         return [card_of(row) for row in rows]
 
     async def due_count(self, user_id: int, deck_id: str, now: datetime) -> int:
+        await self.flush_cards()
         row = await self._db.fetch_one(_DUE_COUNT, (user_id, deck_id, to_ms(now)))
         return 0 if row is None else int(row["n"])
 
     async def next_due(self, user_id: int, deck_id: str) -> datetime | None:
+        await self.flush_cards()
         row = await self._db.fetch_one(_NEXT_DUE, (user_id, deck_id))
         return None if row is None or row["due"] is None else from_ms(int(row["due"]))
 
     async def leeches(self, user_id: int, deck_id: str) -> list[Card]:
+        await self.flush_cards()
         rows = await self._db.fetch_all(_LEECHES, (user_id, deck_id, LEECH_LAPSES))
         return [card_of(row) for row in rows]
 

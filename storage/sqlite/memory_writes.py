@@ -14,7 +14,7 @@ CARD_COLUMNS = (
     "user_id, deck_id, question_id, due, stability, difficulty, state, last_review, reviews, lapses"
 )
 CARD = f"SELECT {CARD_COLUMNS} FROM cards WHERE user_id = ? AND deck_id = ? AND question_id = ?"
-_SAVE_CARD = (
+SAVE_CARD = (
     f"INSERT INTO cards ({CARD_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
     "ON CONFLICT (user_id, deck_id, question_id) DO UPDATE SET due = excluded.due, "
     "stability = excluded.stability, difficulty = excluded.difficulty, state = excluded.state, "
@@ -60,6 +60,21 @@ def card_from_json(user_id: int, deck_id: str, question_id: str, value: str | No
     )
 
 
+def card_params(card: Card) -> tuple[object, ...]:
+    return (
+        card.user_id,
+        card.deck_id,
+        card.question_id,
+        to_ms(card.due),
+        card.stability,
+        card.difficulty,
+        card.state,
+        ms_or_none(card.last_review),
+        card.reviews,
+        card.lapses,
+    )
+
+
 class MemoryWrites:
     """Mixed into `SqliteWrites`."""
 
@@ -71,21 +86,7 @@ class MemoryWrites:
         return None if row is None else card_of(row)
 
     async def save_card(self, card: Card) -> None:
-        await self._conn.execute(
-            _SAVE_CARD,
-            (
-                card.user_id,
-                card.deck_id,
-                card.question_id,
-                to_ms(card.due),
-                card.stability,
-                card.difficulty,
-                card.state,
-                ms_or_none(card.last_review),
-                card.reviews,
-                card.lapses,
-            ),
-        )
+        await self._conn.execute(SAVE_CARD, card_params(card))
 
     async def log_learning(
         self,

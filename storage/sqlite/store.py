@@ -50,6 +50,7 @@ class SqliteStore(
         return cls(await Database.open(Path(path)))
 
     async def close(self) -> None:
+        await self.flush_cards()
         await self._db.close()
 
 

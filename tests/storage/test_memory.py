@@ -1,0 +1,80 @@
+"""Learner memory in the database: cards from group answers, the log, due reads, forgetting."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from functools import partial
+from pathlib import Path
+
+from bot.core.memory import Memory
+from bot.core.periods import period_keys
+from storage.sqlite import SqliteStore
+from tests.storage.helpers import ALICE, UTC_ZONE, count
+from tests.storage.test_asks import NOW, group_ask
+
+MEMORY = Memory()
+
+
+async def _group_answer(store: SqliteStore, question_id: str, correct: bool) -> None:
+    ask = await group_ask(store, question_id)
+    review = partial(
+        MEMORY.review,
+        user_id=ALICE.id,
+        deck_id=ask.deck_id,
+        question_id=question_id,
+        correct=correct,
+        now=NOW,
+    )
+    position = ask.right_position if correct else (ask.right_position + 1) % 4
+    periods = period_keys(NOW, UTC_ZONE)
+    await store.record_answer(ask, ALICE, position, correct, NOW, periods=periods, review=review)
+
+
+async def test_a_group_miss_makes_a_card_due_the_next_day_and_a_right_answer_none(
+    store: SqliteStore,
+) -> None:
+    """A miss creates a card (read back at once, before its write is flushed); a right one not."""
+    await _group_answer(store, "missed", correct=False)
+    await _group_answer(store, "known", correct=True)
+    deck = (await group_ask(store, "other")).deck_id
+    assert await store.due_cards(ALICE.id, deck, NOW, 5) == []
+    [card] = await store.due_cards(ALICE.id, deck, NOW + timedelta(days=1), 5)
+    assert card.question_id == "missed"
+    assert card.lapses == 1
+
+
+async def test_every_first_press_is_logged_with_its_time(store: SqliteStore) -> None:
+    """The answer's own statement writes the learning log, right or wrong."""
+    await _group_answer(store, "missed", correct=False)
+    await _group_answer(store, "known", correct=True)
+    deck = (await group_ask(store, "other")).deck_id
+    logged = await store.history(ALICE.id, deck, NOW - timedelta(days=1))
+    assert sorted((item.question_id, item.correct) for item in logged) == [
+        ("known", True),
+        ("missed", False),
+    ]
+
+
+async def test_card_updates_waiting_to_be_written_survive_a_clean_close(
+    store: SqliteStore, db_path: Path
+) -> None:
+    """Closing the store writes the cards still waiting for their batch."""
+    await _group_answer(store, "missed", correct=False)
+    await store.close()
+    assert count(db_path, "cards") == 1
+    reopened = await SqliteStore.open(db_path)
+    try:
+        ask = await group_ask(reopened, "other")
+        later = NOW + timedelta(days=1)
+        assert len(await reopened.due_cards(ALICE.id, ask.deck_id, later, 5)) == 1
+    finally:
+        await reopened.close()
+
+
+async def test_a_second_answer_builds_on_the_card_not_yet_written(store: SqliteStore) -> None:
+    """Two misses of one question inside one batch: the card counts both."""
+    await _group_answer(store, "missed", correct=False)
+    await _group_answer(store, "missed", correct=False)
+    deck = (await group_ask(store, "other")).deck_id
+    [card] = await store.due_cards(ALICE.id, deck, NOW + timedelta(days=1), 5)
+    assert card.lapses == 2
