@@ -21,7 +21,8 @@ SAVE_CARD = (
     "last_review = excluded.last_review, reviews = excluded.reviews, lapses = excluded.lapses"
 )
 _LOG = (
-    "INSERT INTO learning_log (user_id, deck_id, question_id, correct, at, duration_ms, source) "
+    "INSERT OR IGNORE INTO learning_log "
+    "(user_id, deck_id, question_id, correct, at, duration_ms, source) "
     "VALUES (?, ?, ?, ?, ?, ?, ?)"
 )
 

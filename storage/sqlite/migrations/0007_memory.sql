@@ -6,17 +6,19 @@
 -- A review session is a private round over the learner's due cards.
 ALTER TABLE rounds ADD COLUMN kind TEXT NOT NULL DEFAULT 'quiz' CHECK (kind IN ('quiz', 'review'));
 
+-- Clustered by learner and time (one B-tree to write per press, and a learner's history is
+-- one range). Two first presses of one question by one learner in the same millisecond keep
+-- one row (INSERT OR IGNORE): the answers themselves are all kept in `answers`.
 CREATE TABLE learning_log (
-    id           INTEGER PRIMARY KEY,
     user_id      INTEGER NOT NULL,
     deck_id      TEXT    NOT NULL,
+    at           INTEGER NOT NULL,
     question_id  TEXT    NOT NULL,
     correct      INTEGER NOT NULL CHECK (correct IN (0, 1)),
-    at           INTEGER NOT NULL,
     duration_ms  INTEGER CHECK (duration_ms >= 0),
-    source       TEXT    NOT NULL CHECK (source IN ('quiz', 'review', 'exam'))
-);
-CREATE INDEX learning_log_by_user ON learning_log (user_id, deck_id, at);
+    source       TEXT    NOT NULL CHECK (source IN ('quiz', 'review', 'exam')),
+    PRIMARY KEY (user_id, deck_id, at, question_id)
+) WITHOUT ROWID;
 
 CREATE TABLE cards (
     user_id      INTEGER NOT NULL,
@@ -38,7 +40,8 @@ CREATE INDEX cards_due ON cards (user_id, deck_id, due);
 -- path. Its time runs from when the question was asked; a review round's answers are 'review'.
 CREATE TRIGGER answers_learning_log AFTER INSERT ON answers
 BEGIN
-    INSERT INTO learning_log (user_id, deck_id, question_id, correct, at, duration_ms, source)
+    INSERT OR IGNORE INTO learning_log
+        (user_id, deck_id, question_id, correct, at, duration_ms, source)
     SELECT NEW.user_id, asks.deck_id, asks.question_id, NEW.correct, NEW.answered_at,
            max(0, NEW.answered_at - asks.asked_at),
            CASE WHEN rounds.kind = 'review' THEN 'review' ELSE 'quiz' END
