@@ -8,10 +8,8 @@ from telegram import BotCommand, InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.callback_data import AnswerButton
 from bot.core.model import Ask, UserStats, letter
-from bot.text import utf16_len
+from bot.text import MESSAGE_LIMIT, utf16_len
 from content.models import Deck, Question
-
-MESSAGE_LIMIT = 4096  # UTF-16 code units, as Telegram counts a message's text
 
 COMMANDS: tuple[tuple[str, str], ...] = (
     ("quiz", "Get a question; /quiz 5 for a round of five, /quiz 5 TOPIC from one topic"),

@@ -27,10 +27,9 @@ from bot.core.exam_views import ExamResult, ExamView, MissView
 from bot.core.model import letter
 from bot.exam_callback import ExamButton
 from bot.render import explanation_block
-from bot.text import shorten, utf16_len
+from bot.text import MESSAGE_LIMIT, shorten, utf16_len
 from content.models import Question
 
-MESSAGE_LIMIT = 4096
 TOPIC_LIMIT = 60
 JUMPS_PER_ROW = 6
 MOST_JUMPS = 24

@@ -7,8 +7,8 @@ from html import escape
 from zoneinfo import ZoneInfo
 
 from bot.core.model import Ask, Tally, letter
-from bot.render import MESSAGE_LIMIT, explanation_block, header, option_line
-from bot.text import utf16_len
+from bot.render import explanation_block, header, option_line
+from bot.text import MESSAGE_LIMIT, utf16_len
 from content.models import Question
 
 ALERT_LIMIT = 200

@@ -10,13 +10,12 @@ from telegram import InlineKeyboardButton
 from bot.callback_data import NextButton
 from bot.core.rounds import RoundSummary
 from bot.render_boards import MEDALS
-from bot.text import shorten, utf16_len
+from bot.text import MESSAGE_LIMIT, shorten, utf16_len
 
 ROUND_RUNNING = "A round is already running here. Answer along, or /stop it first."
 NO_ROUND = "No round is running here. Start one with /quiz 5."
 STOP_REFUSED = "Only the member who started this round or an admin can stop it."
 ROUND_OVER = "This round is over. Start a new one with /quiz 5."
-MESSAGE_LIMIT = 4096
 REVIEW_TEXT_LIMIT = 160
 REVIEW_ANSWER_LIMIT = 100
 

@@ -16,9 +16,8 @@ from bot.core.topics import (
     wilson_lower,
 )
 from bot.render_review import leech_lines
-from bot.text import echo, shorten, utf16_len
+from bot.text import MESSAGE_LIMIT, echo, shorten, utf16_len
 
-MESSAGE_LIMIT = 4096
 BAR_CELLS = 10
 NAME_WIDTH = 16  # a longer topic name is shortened in the bar charts
 ME_LINES = 8  # started topics shown in /me; /topics shows them all

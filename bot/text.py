@@ -15,6 +15,7 @@ import unicodedata
 ELLIPSIS = "…"
 REPLACEMENT = "\ufffd"  # shown where an invisible or unsendable character was
 ECHO_LIMIT = 40
+MESSAGE_LIMIT = 4096  # a message's text, in UTF-16 code units as Telegram counts it
 
 # Format characters that are kept: the zero-width joiner (emoji sequences such as 👩‍💻) and
 # the tag characters of subdivision flags (🏴󠁧󠁢󠁳󠁣󠁴󠁿).
