@@ -42,10 +42,6 @@ class ReviewService:
         self._catalog = catalog
         self._clock = clock
 
-    async def due_count(self, user_id: int, chat_id: int) -> int:
-        deck = await self._chats.deck_for(chat_id)
-        return await self._memory.due_count(user_id, deck.id, self._clock.now())
-
     async def start(self, chat: ChatRef, user_id: int) -> Queued | NothingDue | RoundRunning:
         """Start a review session in the learner's private chat and owe its first question."""
         deck = await self._chats.deck_for(chat.id)

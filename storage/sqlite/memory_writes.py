@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from datetime import datetime
+from typing import Any
 
 import aiosqlite
 
@@ -27,38 +28,30 @@ _LOG = (
 )
 
 
-def card_of(row: aiosqlite.Row) -> Card:
+def _card(user_id: int, deck_id: str, question_id: str, *state: Any) -> Card:
+    """A card from its key and the columns after it in CARD_COLUMNS order."""
+    due, stability, difficulty, fsrs_state, last_review, reviews, lapses = state
     return Card(
-        user_id=int(row["user_id"]),
-        deck_id=str(row["deck_id"]),
-        question_id=str(row["question_id"]),
-        due=from_ms(int(row["due"])),
-        stability=float(row["stability"]),
-        difficulty=float(row["difficulty"]),
-        state=int(row["state"]),
-        last_review=optional_ms(row["last_review"]),
-        reviews=int(row["reviews"]),
-        lapses=int(row["lapses"]),
-    )
-
-
-def card_from_json(user_id: int, deck_id: str, question_id: str, value: str | None) -> Card | None:
-    """The card `_INSERT_ANSWER` returns as a JSON array (see storage.sqlite.writes)."""
-    if value is None:
-        return None
-    due, stability, difficulty, state, last_review, reviews, lapses = json.loads(value)
-    return Card(
-        user_id=user_id,
-        deck_id=deck_id,
-        question_id=question_id,
+        user_id=int(user_id),
+        deck_id=str(deck_id),
+        question_id=str(question_id),
         due=from_ms(int(due)),
         stability=float(stability),
         difficulty=float(difficulty),
-        state=int(state),
+        state=int(fsrs_state),
         last_review=optional_ms(last_review),
         reviews=int(reviews),
         lapses=int(lapses),
     )
+
+
+def card_of(row: aiosqlite.Row) -> Card:
+    return _card(*tuple(row))
+
+
+def card_from_json(user_id: int, deck_id: str, question_id: str, value: str | None) -> Card | None:
+    """The card `_INSERT_ANSWER` returns as a JSON array (see storage.sqlite.writes)."""
+    return None if value is None else _card(user_id, deck_id, question_id, *json.loads(value))
 
 
 def card_params(card: Card) -> tuple[object, ...]:
