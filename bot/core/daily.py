@@ -29,6 +29,10 @@ class DailyStatus:
         return self.schedule is not None and self.schedule.enabled
 
 
+# How long a claimed push is this replica's before another may take it over.
+PUSH_LEASE = timedelta(seconds=60)
+
+
 @dataclass(frozen=True)
 class DailyAsk:
     ask: Ask
@@ -47,8 +51,10 @@ class DailyService:
         open_for: timedelta,
         grace: timedelta,
         memory: MemoryStore | None = None,
+        replica: str = "solo",
     ) -> None:
         self._memory = memory
+        self._replica = replica
         self._daily = daily
         self._chats = chats
         self._asking = asking
@@ -117,7 +123,9 @@ class DailyService:
         return len(decisions)
 
     async def pending(self, limit: int = 500) -> list[Push]:
-        return await self._daily.pending_pushes(limit)
+        """Pending pushes claimed for this replica (a lease: if it dies, they are retaken)."""
+        now = self._clock.now()
+        return await self._daily.claim_pushes(self._replica, now, now + PUSH_LEASE, limit)
 
     async def deliverable_chat(self, chat_id: int) -> ChatRef | None:
         return await self._chats.deliverable(chat_id)

@@ -240,6 +240,12 @@ class DailyStore(Protocol):
 
     async def pending_pushes(self, limit: int) -> list[Push]: ...
 
+    async def claim_pushes(
+        self, replica: str, now: datetime, until: datetime, limit: int
+    ) -> list[Push]:
+        """See `bot.core.replica_ports.ReplicaStore.claim_pushes`."""
+        ...
+
     async def push_for(self, chat_id: int, local_day: date) -> Push | None: ...
 
     async def attach_push_ask(self, push: Push, draft: AskDraft) -> Ask:

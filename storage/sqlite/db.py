@@ -1,54 +1,62 @@
-"""The SQLite connection: opening with the right PRAGMAs, numbered migrations, transactions."""
+"""The SQLite driver: one connection opened with the right PRAGMAs, numbered migrations,
+transactions; statements through `storage.sql.conn.Conn`."""
 
 from __future__ import annotations
 
 import asyncio
-import re
+import sqlite3
 import time
 from collections.abc import AsyncIterator, Iterable
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
-from importlib import resources
 from pathlib import Path
 
 import aiosqlite
 
+from storage.migrations import Migration, SchemaTooNewError, load_migrations, too_new_message
+from storage.sql.conn import Conn, Dialect, Params, Row, Sql
+
 BUSY_TIMEOUT_MS = 5000
-_MIGRATION_NAME = re.compile(r"^(\d{4})_([a-z0-9_]+)\.sql$")
-
-# What a statement's parameters may be: positional values or named ones.
-Params = Iterable[object] | dict[str, object]
-
-
-class SchemaTooNewError(RuntimeError):
-    """The database was written by a newer quizbot; refusing it keeps it intact."""
-
-
-@dataclass(frozen=True)
-class Migration:
-    version: int
-    name: str
-    sql: str
 
 
 def bundled_migrations() -> list[Migration]:
     """The migrations shipped in `storage/sqlite/migrations`, in version order."""
-    found: list[Migration] = []
-    for entry in resources.files(__package__ or "storage.sqlite").joinpath("migrations").iterdir():
-        match = _MIGRATION_NAME.match(entry.name)
-        if match:
-            found.append(Migration(int(match[1]), match[2], entry.read_text(encoding="utf-8")))
-    found.sort(key=lambda m: m.version)
-    versions = [m.version for m in found]
-    if versions != list(range(1, len(found) + 1)):
-        raise RuntimeError(f"migrations must be numbered 1..n without gaps, found {versions}")
-    return found
+    return load_migrations("storage.sqlite")
 
 
-class Database:
-    """One aiosqlite connection. Writes go through `transaction()` or `autocommit()`."""
+def _text(sql: Sql) -> str:
+    return sql if isinstance(sql, str) else sql.sqlite
+
+
+class SqliteConn:
+    """`Conn` on the aiosqlite connection; the caller holds the write lock when it writes."""
+
+    dialect = Dialect.SQLITE
 
     def __init__(self, conn: aiosqlite.Connection) -> None:
+        self._conn = conn
+
+    async def execute(self, sql: Sql, params: Params = ()) -> int:
+        cursor = await self._conn.execute(_text(sql), tuple(params))
+        return cursor.rowcount
+
+    async def executemany(self, sql: Sql, params: Iterable[Params]) -> None:
+        await self._conn.executemany(_text(sql), (tuple(p) for p in params))
+
+    async def fetch_all(self, sql: Sql, params: Params = ()) -> list[Row]:
+        return list(await self._conn.execute_fetchall(_text(sql), tuple(params)))
+
+    async def fetch_one(self, sql: Sql, params: Params = ()) -> Row | None:
+        async with self._conn.execute(_text(sql), tuple(params)) as cursor:
+            row: Row | None = await cursor.fetchone()
+            return row
+
+
+class SqliteDatabase(SqliteConn):
+    """One aiosqlite connection. Writes go through `transaction()` or `autocommit()`; reads
+    outside them run on the same connection (and see a transaction open at that moment)."""
+
+    def __init__(self, conn: aiosqlite.Connection) -> None:
+        super().__init__(conn)
         self.conn = conn
         # One connection is shared by every coroutine: statements of two transactions
         # must not interleave, so a writer holds this lock from BEGIN to COMMIT.
@@ -56,7 +64,9 @@ class Database:
         self._holder: asyncio.Task[object] | None = None
 
     @classmethod
-    async def open(cls, path: Path, migrations: Iterable[Migration] | None = None) -> Database:
+    async def open(
+        cls, path: Path, migrations: Iterable[Migration] | None = None
+    ) -> SqliteDatabase:
         """Open (creating if needed) the database at `path` and bring its schema up to date."""
         path.parent.mkdir(parents=True, exist_ok=True)
         conn = await aiosqlite.connect(path, isolation_level=None)
@@ -76,6 +86,13 @@ class Database:
     async def close(self) -> None:
         await self.conn.close()
 
+    async def ping(self) -> bool:
+        try:
+            await self.fetch_one("SELECT 1")
+        except (sqlite3.Error, ValueError):  # ValueError: the connection is closed
+            return False
+        return True
+
     async def schema_version(self) -> int:
         await self.conn.execute(
             "CREATE TABLE IF NOT EXISTS schema_migrations ("
@@ -89,11 +106,7 @@ class Database:
         current = await self.schema_version()
         known = migrations[-1].version if migrations else 0
         if current > known:
-            raise SchemaTooNewError(
-                f"the database has schema version {current}, but this quizbot only knows "
-                f"versions up to {known}; it was written by a newer release. Upgrade quizbot "
-                "or point QUIZBOT_DATABASE at another file (the database was not changed)."
-            )
+            raise SchemaTooNewError(too_new_message(current, known))
         for migration in migrations:
             if migration.version > current:
                 await self._apply(migration)
@@ -129,40 +142,31 @@ class Database:
                 self._holder = None
 
     @asynccontextmanager
-    async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
+    async def transaction(self) -> AsyncIterator[Conn]:
         """BEGIN IMMEDIATE … COMMIT, rolled back on any exception."""
         async with self._locked():
             await self.conn.execute("BEGIN IMMEDIATE")
             try:
-                yield self.conn
+                yield SqliteConn(self.conn)
             except BaseException:
                 await self.conn.execute("ROLLBACK")
                 raise
             await self.conn.execute("COMMIT")
 
     @asynccontextmanager
-    async def autocommit(self) -> AsyncIterator[aiosqlite.Connection]:
+    async def autocommit(self) -> AsyncIterator[Conn]:
         """Statements that each commit on their own, kept out of any open transaction.
 
         The group answer path uses this: one round trip per statement, no BEGIN … COMMIT.
         """
         async with self._locked():
-            yield self.conn
+            yield SqliteConn(self.conn)
 
-    async def execute(self, sql: str, params: Params = ()) -> int:
+    async def execute(self, sql: Sql, params: Params = ()) -> int:
         """One write statement, committed on its own; returns how many rows it changed."""
-        async with self.autocommit() as conn:
-            cursor = await conn.execute(sql, _params(params))
-            return cursor.rowcount
+        async with self._locked():
+            return await super().execute(sql, params)
 
-    async def fetch_all(self, sql: str, params: Params = ()) -> list[aiosqlite.Row]:
-        async with self.conn.execute(sql, _params(params)) as cursor:
-            return list(await cursor.fetchall())
-
-    async def fetch_one(self, sql: str, params: Params = ()) -> aiosqlite.Row | None:
-        async with self.conn.execute(sql, _params(params)) as cursor:
-            return await cursor.fetchone()
-
-
-def _params(params: Params) -> tuple[object, ...] | dict[str, object]:
-    return params if isinstance(params, dict) else tuple(params)
+    async def executemany(self, sql: Sql, params: Iterable[Params]) -> None:
+        async with self._locked():
+            await super().executemany(sql, params)

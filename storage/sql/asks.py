@@ -7,10 +7,10 @@ from dataclasses import replace
 from datetime import datetime
 
 from bot.core.model import Answer, Ask, Card, PassState, PeriodKeys, Player, Tally, UserStats
-from storage.sqlite import rows
-from storage.sqlite.base import StoreBase
-from storage.sqlite.rows import from_ms, to_ms
-from storage.sqlite.writes import OPEN_QUIZ_ASK
+from storage.sql import rows
+from storage.sql.base import StoreBase
+from storage.sql.rows import from_ms, to_ms
+from storage.sql.writes import OPEN_QUIZ_ASK
 
 
 class AskQueries(StoreBase):

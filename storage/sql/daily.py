@@ -7,14 +7,12 @@ from collections.abc import Awaitable, Callable, Sequence
 from datetime import date, datetime
 from typing import Generic, TypeVar
 
-import aiosqlite
-
 from bot.core.model import Ask, AskDraft, Push, PushStatus, Schedule, SlotDecision
-from storage.sqlite import rows
-from storage.sqlite.base import StoreBase
-from storage.sqlite.db import Database
-from storage.sqlite.rows import to_ms
-from storage.sqlite.writes import SqliteWrites
+from storage.sql import rows
+from storage.sql.base import StoreBase
+from storage.sql.conn import Conn, Database
+from storage.sql.rows import to_ms
+from storage.sql.writes import SqlWrites
 
 _PUSH_KEY = "WHERE chat_id = ? AND local_day = ?"
 # The most calls one group commit takes (a fan-out has at most its sender's in-flight count).
@@ -43,7 +41,7 @@ class _GroupCommit(Generic[Item, Result]):
     def __init__(
         self,
         db: Database,
-        write: Callable[[aiosqlite.Connection, list[Item]], Awaitable[list[Result]]],
+        write: Callable[[Conn, list[Item]], Awaitable[list[Result]]],
     ) -> None:
         self._db = db
         self._write = write
@@ -89,8 +87,8 @@ class _GroupCommit(Generic[Item, Result]):
             return await self._write(conn, items)
 
 
-async def _attach_asks(conn: aiosqlite.Connection, items: list[tuple[Push, AskDraft]]) -> list[Ask]:
-    writes = SqliteWrites(conn)
+async def _attach_asks(conn: Conn, items: list[tuple[Push, AskDraft]]) -> list[Ask]:
+    writes = SqlWrites(conn)
     asks = [await writes.create_ask(draft) for _, draft in items]
     await conn.executemany(
         f"UPDATE daily_pushes SET ask_id = ? {_PUSH_KEY}",
@@ -99,7 +97,7 @@ async def _attach_asks(conn: aiosqlite.Connection, items: list[tuple[Push, AskDr
     return asks
 
 
-async def _mark_sent(conn: aiosqlite.Connection, items: list[_Marked]) -> list[None]:
+async def _mark_sent(conn: Conn, items: list[_Marked]) -> list[None]:
     await conn.executemany(
         "UPDATE asks SET message_id = ? WHERE id = ?",
         [(message_id, ask_id) for _, ask_id, message_id, _ in items],
@@ -215,7 +213,7 @@ class DailyQueries(StoreBase):
     ) -> None:
         await self._db.execute(
             "UPDATE daily_pushes SET attempts = attempts + 1, last_error = ?, "
-            "status = CASE WHEN ? THEN 'failed' ELSE status END, "
-            f"done_at = CASE WHEN ? THEN ? ELSE done_at END {_PUSH_KEY}",
+            "status = CASE WHEN ? = 1 THEN 'failed' ELSE status END, "
+            f"done_at = CASE WHEN ? = 1 THEN ? ELSE done_at END {_PUSH_KEY}",
             (error, int(final), int(final), to_ms(now), *_key(push)),
         )

@@ -8,8 +8,6 @@ from __future__ import annotations
 
 from datetime import datetime
 
-import aiosqlite
-
 from bot.core.model import (
     Answer,
     Ask,
@@ -23,15 +21,17 @@ from bot.core.model import (
     RoundEnd,
     RoundKind,
 )
-from storage.sqlite import rows
-from storage.sqlite.exam_writes import ExamWrites
-from storage.sqlite.memory_writes import MemoryWrites, card_from_json
-from storage.sqlite.report_writes import ReportWrites
-from storage.sqlite.rows import encode_order, from_ms, ms_or_none, optional_ms, to_ms
+from storage.sql import rows
+from storage.sql.conn import Conn, Variants, first_value
+from storage.sql.exam_writes import ExamWrites
+from storage.sql.memory_writes import MemoryWrites, card_from_json
+from storage.sql.report_writes import ReportWrites
+from storage.sql.rows import encode_order, from_ms, ms_or_none, optional_ms, to_ms
 
 UPSERT_CHAT = (
     "INSERT INTO chats (id, kind, title, created_at) VALUES (?, ?, ?, ?) "
-    "ON CONFLICT (id) DO UPDATE SET kind = excluded.kind, title = coalesce(excluded.title, title)"
+    "ON CONFLICT (id) DO UPDATE SET kind = excluded.kind, "
+    "title = coalesce(excluded.title, chats.title)"
 )
 # A user row changes only when their name does, so a repeated press writes nothing.
 _UPSERT_USER = (
@@ -39,8 +39,9 @@ _UPSERT_USER = (
     "VALUES (?, ?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET "
     "first_name = excluded.first_name, last_name = excluded.last_name, "
     "username = excluded.username, updated_at = excluded.updated_at "
-    "WHERE (first_name, last_name, username) IS NOT "
-    "(excluded.first_name, excluded.last_name, excluded.username)"
+    "WHERE users.first_name IS DISTINCT FROM excluded.first_name "
+    "OR users.last_name IS DISTINCT FROM excluded.last_name "
+    "OR users.username IS DISTINCT FROM excluded.username"
 )
 # RETURNING hands back the learner's card of the question in the same round trip (a JSON
 # array, or NULL without a card): the memory update costs the answer path no extra read.
@@ -48,15 +49,19 @@ _INSERT_ANSWER = (
     "INSERT INTO answers (ask_id, user_id, chat_id, position, correct, answered_at, "
     "week_start, month_start) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8) "
     "ON CONFLICT (ask_id, user_id) DO NOTHING RETURNING "
-    "(SELECT json_array(due, stability, difficulty, state, last_review, reviews, lapses) "
+    "(SELECT {array}(due, stability, difficulty, state, last_review, reviews, lapses) "
     "FROM cards WHERE user_id = ?2 AND deck_id = ?9 AND question_id = ?10) AS card"
+)
+_INSERT_ANSWER_SQL = Variants(
+    _INSERT_ANSWER.format(array="json_array"), _INSERT_ANSWER.format(array="json_build_array")
 )
 _CLOSE_ASK = "UPDATE asks SET closed_at = ? WHERE id = ? AND closed_at IS NULL"
 ROUND_ASKED = "SELECT count(*) AS n FROM asks WHERE round_id = ?"
 # Served by the partial index asks_open_quiz.
 OPEN_QUIZ_ASK = (
     f"SELECT {rows.ASK_COLUMNS} FROM asks "
-    "WHERE chat_id = ? AND thread_id IS ? AND closed_at IS NULL AND origin = 'quiz' "
+    "WHERE chat_id = ? AND thread_id IS NOT DISTINCT FROM ? AND closed_at IS NULL "
+    "AND origin = 'quiz' "
     "AND (closes_at IS NULL OR closes_at > ?) ORDER BY id DESC LIMIT 1"
 )
 EFFECT_FAILED = (
@@ -65,25 +70,25 @@ EFFECT_FAILED = (
 )
 
 
-class SqliteWrites(ReportWrites, MemoryWrites, ExamWrites):
+class SqlWrites(ReportWrites, MemoryWrites, ExamWrites):
     """`Writes` on one connection; every method is one or a few statements, no BEGIN/COMMIT."""
 
-    def __init__(self, conn: aiosqlite.Connection) -> None:
+    def __init__(self, conn: Conn) -> None:
         self._conn = conn
 
     async def _run(self, sql: str, params: tuple[object, ...]) -> int:
-        cursor = await self._conn.execute(sql, params)
-        return cursor.rowcount
+        return await self._conn.execute(sql, params)
 
     async def upsert_chat(self, chat: ChatRef, now: datetime) -> None:
         await self._run(UPSERT_CHAT, (chat.id, chat.kind.value, chat.title, to_ms(now)))
 
     async def create_ask(self, draft: AskDraft) -> Ask:
         asked_at, closes_at = to_ms(draft.asked_at), ms_or_none(draft.closes_at)
-        cursor = await self._conn.execute(
+        ask_id = await first_value(
+            self._conn,
             "INSERT INTO asks (chat_id, thread_id, deck_id, question_id, pass_no, option_order, "
             "asked_at, closes_at, round_id, origin, question_hash) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
             (
                 draft.chat_id,
                 draft.thread_id,
@@ -98,10 +103,9 @@ class SqliteWrites(ReportWrites, MemoryWrites, ExamWrites):
                 draft.question_hash,
             ),
         )
-        assert cursor.lastrowid is not None
         # Through the same conversions as an ask read back, without a round trip.
         return Ask(
-            id=cursor.lastrowid,
+            id=int(ask_id),
             chat_id=draft.chat_id,
             thread_id=draft.thread_id,
             message_id=None,
@@ -135,15 +139,16 @@ class SqliteWrites(ReportWrites, MemoryWrites, ExamWrites):
     ) -> Round | None:
         # The partial UNIQUE index (one running round per chat) turns a second one into a no-op.
         at = to_ms(now)
-        cursor = await self._conn.execute(
+        round_id = await first_value(
+            self._conn,
             "INSERT INTO rounds (chat_id, thread_id, started_by, size, started_at, kind, topic) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+            "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING RETURNING id",
             (chat_id, thread_id, started_by, size, at, kind.value, topic),
         )
-        if cursor.rowcount != 1 or cursor.lastrowid is None:
+        if round_id is None:
             return None
         return Round(
-            cursor.lastrowid,
+            int(round_id),
             chat_id,
             thread_id,
             started_by,
@@ -165,14 +170,12 @@ class SqliteWrites(ReportWrites, MemoryWrites, ExamWrites):
 
     async def open_quiz_ask(self, chat_id: int, thread_id: int | None, now: datetime) -> Ask | None:
         """The open `/quiz` question of the chat's thread, read inside the transaction."""
-        async with self._conn.execute(OPEN_QUIZ_ASK, (chat_id, thread_id, to_ms(now))) as cursor:
-            row = await cursor.fetchone()
+        row = await self._conn.fetch_one(OPEN_QUIZ_ASK, (chat_id, thread_id, to_ms(now)))
         return None if row is None else rows.ask(row)
 
     async def round_asked(self, round_id: int) -> int:
         """How many questions the round has asked, read inside the transaction."""
-        async with self._conn.execute(ROUND_ASKED, (round_id,)) as cursor:
-            row = await cursor.fetchone()
+        row = await self._conn.fetch_one(ROUND_ASKED, (round_id,))
         return int(row["n"]) if row else 0
 
     async def enqueue(
@@ -223,8 +226,8 @@ class SqliteWrites(ReportWrites, MemoryWrites, ExamWrites):
         await self._run(
             _UPSERT_USER, (player.id, player.first_name, player.last_name, player.username, at)
         )
-        inserted = await self._conn.execute_fetchall(
-            _INSERT_ANSWER,
+        inserted = await self._conn.fetch_one(
+            _INSERT_ANSWER_SQL,
             (
                 ask.id,
                 player.id,
@@ -238,9 +241,9 @@ class SqliteWrites(ReportWrites, MemoryWrites, ExamWrites):
                 ask.question_id,
             ),
         )
-        if not inserted:
+        if inserted is None:
             return None
         if close:
             await self._run(_CLOSE_ASK, (at, ask.id))
-        card = card_from_json(player.id, ask.deck_id, ask.question_id, next(iter(inserted))[0])
+        card = card_from_json(player.id, ask.deck_id, ask.question_id, inserted[0])
         return Answer(ask.id, player.id, position, correct, from_ms(at), card)

@@ -5,10 +5,9 @@ from __future__ import annotations
 
 from datetime import datetime
 
-import aiosqlite
-
 from bot.core.model import Exam, ExamDraft, ExamEnd, ExamItem
-from storage.sqlite.rows import encode_order, from_ms, optional_ms, to_ms
+from storage.sql.conn import Conn, Row, first_value
+from storage.sql.rows import encode_order, from_ms, optional_ms, to_ms
 
 EXAM_COLUMNS = (
     "id, user_id, chat_id, deck_id, size, pass_percent, started_at, deadline, message_id, "
@@ -21,7 +20,7 @@ EXAM_ITEMS = f"SELECT {ITEM_COLUMNS} FROM exam_questions WHERE exam_id = ? ORDER
 # The partial UNIQUE index (one open exam per user) turns a second one into a no-op.
 _INSERT_EXAM = (
     "INSERT INTO exams (user_id, chat_id, deck_id, size, pass_percent, started_at, deadline) "
-    "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING"
+    "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING RETURNING id"
 )
 _INSERT_ITEM = (
     "INSERT INTO exam_questions (exam_id, seq, question_id, topic, option_order, question_hash) "
@@ -33,7 +32,7 @@ _SUBMIT = (
 )
 
 
-def exam_of(row: aiosqlite.Row) -> Exam:
+def exam_of(row: Row) -> Exam:
     by = row["submitted_by"]
     return Exam(
         id=int(row["id"]),
@@ -51,7 +50,7 @@ def exam_of(row: aiosqlite.Row) -> Exam:
     )
 
 
-def item_of(row: aiosqlite.Row) -> ExamItem:
+def item_of(row: Row) -> ExamItem:
     return ExamItem(
         exam_id=int(row["exam_id"]),
         index=int(row["seq"]),
@@ -66,14 +65,15 @@ def item_of(row: aiosqlite.Row) -> ExamItem:
 
 
 class ExamWrites:
-    """Mixed into `SqliteWrites`."""
+    """Mixed into `SqlWrites`."""
 
-    _conn: aiosqlite.Connection
+    _conn: Conn
 
     async def create_exam(self, draft: ExamDraft) -> Exam | None:
         """A new exam with its questions; None (nothing written) when the user has one open."""
         started, deadline = to_ms(draft.started_at), to_ms(draft.deadline)
-        cursor = await self._conn.execute(
+        new_id = await first_value(
+            self._conn,
             _INSERT_EXAM,
             (
                 draft.user_id,
@@ -85,9 +85,9 @@ class ExamWrites:
                 deadline,
             ),
         )
-        if cursor.rowcount != 1 or cursor.lastrowid is None:
+        if new_id is None:
             return None
-        exam_id = cursor.lastrowid
+        exam_id = int(new_id)
         await self._conn.executemany(
             _INSERT_ITEM,
             [
@@ -116,9 +116,7 @@ class ExamWrites:
         )
 
     async def submit_exam(self, exam_id: int, by: ExamEnd, now: datetime) -> bool:
-        cursor = await self._conn.execute(_SUBMIT, (to_ms(now), by.value, exam_id))
-        return cursor.rowcount == 1
+        return await self._conn.execute(_SUBMIT, (to_ms(now), by.value, exam_id)) == 1
 
     async def exam_items(self, exam_id: int) -> list[ExamItem]:
-        async with self._conn.execute(EXAM_ITEMS, (exam_id,)) as cursor:
-            return [item_of(row) for row in await cursor.fetchall()]
+        return [item_of(row) for row in await self._conn.fetch_all(EXAM_ITEMS, (exam_id,))]

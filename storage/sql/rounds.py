@@ -5,10 +5,10 @@ from __future__ import annotations
 from datetime import datetime
 
 from bot.core.model import Round, RoundQuestion, RoundScore
-from storage.sqlite import rows
-from storage.sqlite.base import StoreBase
-from storage.sqlite.rows import from_ms, optional_ms
-from storage.sqlite.writes import ROUND_ASKED
+from storage.sql import rows
+from storage.sql.base import StoreBase
+from storage.sql.rows import from_ms, optional_ms
+from storage.sql.writes import ROUND_ASKED
 
 
 class RoundQueries(StoreBase):

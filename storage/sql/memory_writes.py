@@ -6,10 +6,9 @@ import json
 from datetime import datetime
 from typing import Any
 
-import aiosqlite
-
 from bot.core.model import Card, LearnSource
-from storage.sqlite.rows import from_ms, ms_or_none, optional_ms, to_ms
+from storage.sql.conn import Conn, Row
+from storage.sql.rows import from_ms, ms_or_none, optional_ms, to_ms
 
 CARD_COLUMNS = (
     "user_id, deck_id, question_id, due, stability, difficulty, state, last_review, reviews, lapses"
@@ -22,9 +21,9 @@ SAVE_CARD = (
     "last_review = excluded.last_review, reviews = excluded.reviews, lapses = excluded.lapses"
 )
 _LOG = (
-    "INSERT OR IGNORE INTO learning_log "
+    "INSERT INTO learning_log "
     "(user_id, deck_id, question_id, correct, at, duration_ms, source) "
-    "VALUES (?, ?, ?, ?, ?, ?, ?)"
+    "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING"
 )
 
 
@@ -45,12 +44,12 @@ def _card(user_id: int, deck_id: str, question_id: str, *state: Any) -> Card:
     )
 
 
-def card_of(row: aiosqlite.Row) -> Card:
+def card_of(row: Row) -> Card:
     return _card(*tuple(row))
 
 
 def card_from_json(user_id: int, deck_id: str, question_id: str, value: str | None) -> Card | None:
-    """The card `_INSERT_ANSWER` returns as a JSON array (see storage.sqlite.writes)."""
+    """The card `_INSERT_ANSWER` returns as a JSON array (see storage.sql.writes)."""
     return None if value is None else _card(user_id, deck_id, question_id, *json.loads(value))
 
 
@@ -70,13 +69,12 @@ def card_params(card: Card) -> tuple[object, ...]:
 
 
 class MemoryWrites:
-    """Mixed into `SqliteWrites`."""
+    """Mixed into `SqlWrites`."""
 
-    _conn: aiosqlite.Connection
+    _conn: Conn
 
     async def card(self, user_id: int, deck_id: str, question_id: str) -> Card | None:
-        async with self._conn.execute(CARD, (user_id, deck_id, question_id)) as cursor:
-            row = await cursor.fetchone()
+        row = await self._conn.fetch_one(CARD, (user_id, deck_id, question_id))
         return None if row is None else card_of(row)
 
     async def save_card(self, card: Card) -> None:

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from bot.core.ports import FirstAnswer
-from storage.sqlite.base import StoreBase
-from storage.sqlite.rows import from_ms, optional_ms
+from storage.sql.base import StoreBase
+from storage.sql.rows import from_ms, optional_ms
 
 ANSWERED_DECKS = (
     "SELECT DISTINCT k.deck_id FROM asks AS k "
@@ -21,7 +21,7 @@ WITH posts AS (
         UNION ALL
         SELECT ask_id, done_at FROM daily_pushes
         WHERE status = 'sent' AND ask_id IS NOT NULL AND done_at IS NOT NULL
-    ) GROUP BY ask_id
+    ) AS posted GROUP BY ask_id
 ), ranked AS (
     SELECT a.user_id, k.question_id, k.option_order, a.position, a.correct, k.asked_at,
            a.answered_at, k.id AS ask_id,
@@ -36,8 +36,6 @@ FROM ranked AS r LEFT JOIN posts AS p ON p.ask_id = r.ask_id
 WHERE r.nth = 1
 ORDER BY r.question_id, r.user_id
 """
-# The reports table comes with migration 0006 (learner reports); before it there are none.
-HAS_REPORTS = "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'reports'"
 OPEN_REPORTS = (
     "SELECT question_id, count(*) AS n FROM reports WHERE deck_id = ?1 AND status = 'open' "
     "GROUP BY question_id"
@@ -68,8 +66,6 @@ class ItemQueries(StoreBase):
         ]
 
     async def open_reports(self, deck_id: str) -> dict[str, int]:
-        """Open learner reports per question id; empty before the reports table exists."""
-        if await self._db.fetch_one(HAS_REPORTS) is None:
-            return {}
+        """Open learner reports per question id."""
         found = await self._db.fetch_all(OPEN_REPORTS, (deck_id,))
         return {str(row["question_id"]): int(row["n"]) for row in found}

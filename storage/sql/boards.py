@@ -5,13 +5,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-import aiosqlite
-
 from bot.core.model import BoardRow, BoardStanding, PeriodKind
 from bot.core.ports import PeriodBounds
-from storage.sqlite import rows
-from storage.sqlite.base import StoreBase
-from storage.sqlite.rows import from_ms, optional_ms, to_ms
+from storage.sql import rows
+from storage.sql.base import StoreBase
+from storage.sql.conn import Conn, Row, Variants
+from storage.sql.rows import from_ms, optional_ms, to_ms
 
 REBUILD_BATCH = 5000
 
@@ -19,8 +18,23 @@ _BOARD_COLUMNS = f"{rows.PLAYER_COLUMNS}, s.correct, s.answered, s.reached_at"
 
 # Accuracy as a float orders correctly: two fractions with denominators below 2**26 are
 # equal exactly when their doubles are.
-TOP = (
-    f"SELECT {_BOARD_COLUMNS} FROM period_scores AS s CROSS JOIN users AS u ON u.id = s.user_id "
+# SQLite's CROSS JOIN keeps the tables in this order (scores first, from their index); in
+# PostgreSQL that is a syntax error with ON, and its planner needs no hint.
+_SCORES_THEN_USERS = Variants(
+    "period_scores AS s CROSS JOIN users AS u ON u.id = s.user_id",
+    "period_scores AS s JOIN users AS u ON u.id = s.user_id",
+)
+
+
+def _both(template: str) -> Variants:
+    return Variants(
+        template.format(scores=_SCORES_THEN_USERS.sqlite),
+        template.format(scores=_SCORES_THEN_USERS.postgres),
+    )
+
+
+TOP = _both(
+    f"SELECT {_BOARD_COLUMNS} FROM {{scores}} "
     "WHERE s.chat_id = ? AND s.period = ? AND s.period_start = ? "
     "ORDER BY s.correct DESC, s.correct * 1.0 / s.answered DESC, s.reached_at NULLS LAST, "
     "s.user_id LIMIT ?"
@@ -28,19 +42,19 @@ TOP = (
 
 # One user's row and how many rows are strictly better; ties (decided exactly, by
 # cross-multiplying) are not counted, so their rank is `ahead + 1`.
-STANDING = (
+STANDING = _both(
     f"SELECT {_BOARD_COLUMNS}, s.streak, s.best_streak, ("
     " SELECT count(*) FROM period_scores AS b"
     " WHERE b.chat_id = s.chat_id AND b.period = s.period AND b.period_start = s.period_start"
     " AND b.correct >= s.correct AND (b.correct > s.correct"
     "  OR b.correct * s.answered > s.correct * b.answered"
     "  OR (b.correct * s.answered = s.correct * b.answered AND b.reached_at < s.reached_at))"
-    ") AS ahead FROM period_scores AS s CROSS JOIN users AS u ON u.id = s.user_id "
+    ") AS ahead FROM {scores} "
     "WHERE s.chat_id = ? AND s.period = ? AND s.period_start = ? AND s.user_id = ?"
 )
 
 
-def _row(row: aiosqlite.Row) -> BoardRow:
+def _row(row: Row) -> BoardRow:
     return BoardRow(
         player=rows.player(row),
         correct=row["correct"],
@@ -114,7 +128,7 @@ class _Period:
         return self.start
 
 
-async def recount(conn: aiosqlite.Connection, chat_id: int, bounds: PeriodBounds) -> None:
+async def recount(conn: Conn, chat_id: int, bounds: PeriodBounds) -> None:
     """Rewrite the chat's answers' periods and `period_scores` from its answers, on `conn`
     inside the caller's transaction."""
     weeks = _Period(PeriodKind.WEEK, bounds)
@@ -123,13 +137,12 @@ async def recount(conn: aiosqlite.Connection, chat_id: int, bounds: PeriodBounds
     after = (-1, -1)
     while True:
         # Pages in answer order by (answered_at, id), so streaks follow the answers.
-        async with conn.execute(
+        page = await conn.fetch_all(
             "SELECT id, user_id, correct, answered_at, week_start, month_start "
             "FROM answers WHERE chat_id = ? AND (answered_at, id) > (?, ?) "
             "ORDER BY answered_at, id LIMIT ?",
             (chat_id, *after, REBUILD_BATCH),
-        ) as cursor:
-            page = list(await cursor.fetchall())
+        )
         if not page:
             break
         moved = []

@@ -9,9 +9,9 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from bot.core.model import Card
-from storage.sqlite.db import Database
-from storage.sqlite.memory_writes import SAVE_CARD, card_params
-from storage.sqlite.writes import SqliteWrites
+from storage.sql.conn import Database
+from storage.sql.memory_writes import SAVE_CARD, card_params
+from storage.sql.writes import SqlWrites
 
 log = logging.getLogger(__name__)
 
@@ -30,19 +30,19 @@ class StoreBase:
         self._cards_flush: asyncio.Task[None] | None = None
 
     @asynccontextmanager
-    async def transaction(self) -> AsyncIterator[SqliteWrites]:
+    async def transaction(self) -> AsyncIterator[SqlWrites]:
         """Writes that commit together at the end of the block (BEGIN IMMEDIATE … COMMIT),
         or not at all when it raises. The block holds the connection's write lock: a store
         method that writes must not be awaited inside it (that raises RuntimeError)."""
         await self.flush_cards()  # the block may read cards
         async with self._db.transaction() as conn:
-            yield SqliteWrites(conn)
+            yield SqlWrites(conn)
 
     @asynccontextmanager
-    async def _autocommit(self) -> AsyncIterator[SqliteWrites]:
+    async def _autocommit(self) -> AsyncIterator[SqlWrites]:
         """Writes that each commit on their own (for single statements and the answer path)."""
         async with self._db.autocommit() as conn:
-            yield SqliteWrites(conn)
+            yield SqlWrites(conn)
 
     def _pending_card(self, key: CardKey) -> Card | None:
         return self._cards_pending.get(key)

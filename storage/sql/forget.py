@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from bot.core.ports import PeriodBounds
-from storage.sqlite.base import StoreBase
-from storage.sqlite.boards import recount
+from storage.sql.base import StoreBase
+from storage.sql.boards import recount
 
 # Their rows in every table that keys data by user, the outbox rows that name them first.
 _DELETES = (

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 from datetime import datetime
 
-import aiosqlite
-
 from bot.core.model import Report, ReportReason, ReportStatus
-from storage.sqlite.base import StoreBase
-from storage.sqlite.report_writes import COUNT_SINCE
-from storage.sqlite.rows import from_ms, optional_ms, to_ms
+from storage.sql.base import StoreBase
+from storage.sql.conn import Row
+from storage.sql.report_writes import COUNT_SINCE
+from storage.sql.rows import from_ms, optional_ms, to_ms
 
 REPORT_COLUMNS = (
     "id, user_id, ask_id, deck_id, question_id, question_hash, option_order, chosen, reason, "
@@ -28,7 +27,7 @@ _RESOLVE = (
 )
 
 
-def report(row: aiosqlite.Row) -> Report:
+def report(row: Row) -> Report:
     return Report(
         id=row["id"],
         user_id=row["user_id"],
@@ -79,7 +78,7 @@ class ReportQueries(StoreBase):
     async def reports(self, *, open_only: bool, deck_id: str | None, limit: int) -> list[Report]:
         found = await self._db.fetch_all(
             f"SELECT {REPORT_COLUMNS} FROM reports "
-            "WHERE (?1 = 0 OR status = 'open') AND (?2 IS NULL OR deck_id = ?2) "
+            "WHERE (?1 = 0 OR status = 'open') AND deck_id = coalesce(?2, deck_id) "
             "ORDER BY id DESC LIMIT ?3",
             (int(open_only), deck_id, limit),
         )

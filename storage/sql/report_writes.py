@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from datetime import datetime
 
-import aiosqlite
-
 from bot.core.model import ChatRef, NewReport, Report, ReportStatus
-from storage.sqlite.rows import encode_order, from_ms, ms_or_none, to_ms
+from storage.sql.conn import Conn, first_value
+from storage.sql.rows import encode_order, from_ms, ms_or_none, to_ms
 
 COUNT_SINCE = "SELECT count(*) AS n FROM reports WHERE user_id = ? AND created_at >= ?"
 
@@ -15,7 +14,7 @@ _INSERT_REPORT = (
     "INSERT INTO reports (user_id, ask_id, deck_id, question_id, question_hash, option_order, "
     "chosen, reason, comment_until, prompt_message_id, created_at) "
     "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
-    "ON CONFLICT (user_id, deck_id, question_id) WHERE status = 'open' DO NOTHING"
+    "ON CONFLICT (user_id, deck_id, question_id) WHERE status = 'open' DO NOTHING RETURNING id"
 )
 # The report's pending message to the reports chat goes at once (not before its deadline).
 _DUE_NOW = (
@@ -34,19 +33,19 @@ _ENSURE_CHAT = (
 
 
 class ReportWrites:
-    """Mixed into `SqliteWrites`."""
+    """Mixed into `SqlWrites`."""
 
-    _conn: aiosqlite.Connection
+    _conn: Conn
 
     async def count_reports_since(self, user_id: int, since: datetime) -> int:
-        async with self._conn.execute(COUNT_SINCE, (user_id, to_ms(since))) as cursor:
-            row = await cursor.fetchone()
+        row = await self._conn.fetch_one(COUNT_SINCE, (user_id, to_ms(since)))
         return int(row["n"]) if row else 0
 
     async def create_report(self, report: NewReport) -> Report | None:
         created_at = to_ms(report.created_at)
         comment_until = ms_or_none(report.comment_until)
-        cursor = await self._conn.execute(
+        report_id = await first_value(
+            self._conn,
             _INSERT_REPORT,
             (
                 report.user_id,
@@ -62,10 +61,10 @@ class ReportWrites:
                 created_at,
             ),
         )
-        if cursor.rowcount != 1 or cursor.lastrowid is None:
+        if report_id is None:
             return None
         return Report(
-            id=cursor.lastrowid,
+            id=int(report_id),
             user_id=report.user_id,
             ask_id=report.ask_id,
             deck_id=report.deck_id,
@@ -84,14 +83,13 @@ class ReportWrites:
         )
 
     async def end_comment_phases(self, user_id: int, now: datetime) -> None:
-        async with self._conn.execute(_AWAITING_OF_USER, (user_id,)) as cursor:
-            waiting = [int(row["id"]) for row in await cursor.fetchall()]
+        found = await self._conn.fetch_all(_AWAITING_OF_USER, (user_id,))
+        waiting = [int(row["id"]) for row in found]
         for report_id in waiting:
             await self.file_report(report_id, None, now)
 
     async def file_report(self, report_id: int, comment: str | None, now: datetime) -> bool:
-        cursor = await self._conn.execute(_END_PHASE, (comment, report_id))
-        if cursor.rowcount != 1:
+        if await self._conn.execute(_END_PHASE, (comment, report_id)) != 1:
             return False
         await self._conn.execute(_DUE_NOW, (to_ms(now), report_id))
         return True

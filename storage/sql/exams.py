@@ -5,9 +5,9 @@ from __future__ import annotations
 from datetime import datetime
 
 from bot.core.model import Exam, ExamItem
-from storage.sqlite.base import StoreBase
-from storage.sqlite.exam_writes import EXAM_COLUMNS, EXAM_ITEMS, exam_of, item_of
-from storage.sqlite.rows import to_ms
+from storage.sql.base import StoreBase
+from storage.sql.exam_writes import EXAM_COLUMNS, EXAM_ITEMS, exam_of, item_of
+from storage.sql.rows import to_ms
 
 _GET = f"SELECT {EXAM_COLUMNS} FROM exams WHERE id = ?"
 # Served by the partial UNIQUE index exams_one_open_per_user.
@@ -69,8 +69,7 @@ class ExamQueries(StoreBase):
     async def _press(self, sql: str, params: tuple[object, ...], exam_id: int, page: int) -> bool:
         """Write a press on question `page` and make it the page shown, together."""
         async with self._db.transaction() as conn:
-            cursor = await conn.execute(sql, params)
-            if cursor.rowcount != 1:
+            if await conn.execute(sql, params) != 1:
                 return False
             await conn.execute("UPDATE exams SET current = ? WHERE id = ?", (page, exam_id))
             return True

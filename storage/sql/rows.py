@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from datetime import date, datetime, timedelta
 
-import aiosqlite
-
 from bot.core.model import (
     EPOCH,
     Ask,
@@ -20,6 +18,7 @@ from bot.core.model import (
     RoundKind,
     Schedule,
 )
+from storage.sql.conn import Row
 
 _MS = timedelta(milliseconds=1)
 
@@ -53,7 +52,7 @@ def encode_order(option_order: tuple[int, ...]) -> str:
     return ",".join(map(str, option_order))
 
 
-def ask(row: aiosqlite.Row) -> Ask:
+def ask(row: Row) -> Ask:
     return Ask(
         id=row["id"],
         chat_id=row["chat_id"],
@@ -76,7 +75,7 @@ def ask(row: aiosqlite.Row) -> Ask:
 PLAYER_COLUMNS = "u.id AS user_id, u.first_name, u.last_name, u.username"
 
 
-def player(row: aiosqlite.Row) -> Player:
+def player(row: Row) -> Player:
     return Player(row["user_id"], row["first_name"], row["last_name"], row["username"])
 
 
@@ -85,7 +84,7 @@ ROUND_COLUMNS = (
 )
 
 
-def round_(row: aiosqlite.Row) -> Round:
+def round_(row: Row) -> Round:
     return Round(
         id=row["id"],
         chat_id=row["chat_id"],
@@ -103,7 +102,7 @@ def round_(row: aiosqlite.Row) -> Round:
 SCHEDULE_COLUMNS = "s.chat_id, s.local_time, s.enabled, s.next_slot_at, s.next_day"
 
 
-def schedule(row: aiosqlite.Row) -> Schedule:
+def schedule(row: Row) -> Schedule:
     return Schedule(
         chat_id=row["chat_id"],
         local_time=row["local_time"],
@@ -116,7 +115,7 @@ def schedule(row: aiosqlite.Row) -> Schedule:
 PUSH_COLUMNS = "chat_id, local_day, slot_at, status, ask_id, message_id, attempts"
 
 
-def push(row: aiosqlite.Row) -> Push:
+def push(row: Row) -> Push:
     return Push(
         chat_id=row["chat_id"],
         local_day=date.fromisoformat(row["local_day"]),
@@ -134,7 +133,7 @@ EFFECT_COLUMNS = (
 )
 
 
-def effect(row: aiosqlite.Row) -> Effect:
+def effect(row: Row) -> Effect:
     return Effect(
         id=row["id"],
         chat_id=row["chat_id"],

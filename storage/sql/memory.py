@@ -5,9 +5,9 @@ from __future__ import annotations
 from datetime import datetime
 
 from bot.core.model import LEECH_LAPSES, Card, Learned
-from storage.sqlite.base import StoreBase
-from storage.sqlite.memory_writes import CARD_COLUMNS, card_of
-from storage.sqlite.rows import from_ms, to_ms
+from storage.sql.base import StoreBase
+from storage.sql.memory_writes import CARD_COLUMNS, card_of
+from storage.sql.rows import from_ms, to_ms
 
 # All served by the cards_due index (user_id, deck_id, due).
 _DUE = (

@@ -6,8 +6,8 @@ from datetime import datetime
 
 from bot.core.model import ChatKind, ChatRef, ChatSettings
 from bot.core.ports import PeriodBounds
-from storage.sqlite.base import StoreBase
-from storage.sqlite.moves import move_chat
+from storage.sql.base import StoreBase
+from storage.sql.moves import move_chat
 
 
 class ChatQueries(StoreBase):

@@ -5,17 +5,22 @@ from __future__ import annotations
 from datetime import datetime
 
 from bot.core.model import Effect, EffectKind
-from storage.sqlite import rows
-from storage.sqlite.base import StoreBase
-from storage.sqlite.rows import to_ms
-from storage.sqlite.writes import EFFECT_FAILED, SqliteWrites
+from storage.sql import rows
+from storage.sql.base import StoreBase
+from storage.sql.conn import Variants
+from storage.sql.rows import to_ms
+from storage.sql.writes import EFFECT_FAILED, SqlWrites
 
 # The most overdue chat first. Only the due rows are read, from the partial index (left to
 # itself the planner may prefer to walk every pending row in chat order for the GROUP BY).
-DUE_EFFECT_CHATS = (
-    "SELECT chat_id FROM effects INDEXED BY effects_pending_due "
+_DUE_EFFECT_CHATS = (
+    "SELECT chat_id FROM effects {hint}"
     "WHERE status = 'pending' AND not_before <= ? "
     "GROUP BY chat_id ORDER BY min(not_before), chat_id LIMIT ?"
+)
+DUE_EFFECT_CHATS = Variants(
+    _DUE_EFFECT_CHATS.format(hint="INDEXED BY effects_pending_due "),
+    _DUE_EFFECT_CHATS.format(hint=""),
 )
 # Served by the partial index effects_pending_by_chat.
 PENDING_EFFECTS = (
@@ -52,7 +57,7 @@ class EffectQueries(StoreBase):
             )
             ask_id = effect.ask_id if effect.kind is EffectKind.QUESTION else None
             if ask_id is not None and message_id is not None:
-                await SqliteWrites(conn).set_ask_message(ask_id, message_id)
+                await SqlWrites(conn).set_ask_message(ask_id, message_id)
             if ask_id is not None and closes_at is not None:
                 await conn.execute(
                     "UPDATE asks SET closes_at = ? WHERE id = ? AND closed_at IS NULL",

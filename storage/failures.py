@@ -1,0 +1,17 @@
+"""What a failure of the database looks like, whichever engine it is."""
+
+from __future__ import annotations
+
+import sqlite3
+
+import asyncpg
+
+# A webhook update whose handling raised one of these is answered 500, so Telegram delivers
+# it again (the database may be back by then).
+STORAGE_ERRORS: tuple[type[BaseException], ...] = (
+    OSError,
+    TimeoutError,
+    sqlite3.Error,
+    asyncpg.PostgresError,
+    asyncpg.InterfaceError,
+)

@@ -1,0 +1,1 @@
+"""The PostgreSQL adapter of the quiz core's storage ports."""

@@ -1,0 +1,1 @@
+"""The stores, written once for both engines against `storage.sql.conn`."""
