@@ -1,5 +1,9 @@
 FROM python:3.11-slim
 
+# Optional dependencies to install: `postgres` (asyncpg, a prebuilt wheel: no compiler needed)
+# lets QUIZBOT_DATABASE be a postgresql:// URL; `--build-arg EXTRAS=` builds SQLite only.
+ARG EXTRAS=postgres
+
 ENV PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
     QUIZBOT_DATABASE=/data/quizbot.sqlite3
@@ -9,7 +13,7 @@ COPY pyproject.toml README.md ./
 COPY bot ./bot
 COPY content ./content
 COPY storage ./storage
-RUN pip install --no-cache-dir . \
+RUN pip install --no-cache-dir ".${EXTRAS:+[$EXTRAS]}" \
     && useradd --system --uid 10001 --home-dir /app quizbot \
     && mkdir -p /data && chown quizbot /data
 

@@ -11,7 +11,6 @@ from collections.abc import AsyncIterator, Mapping
 from contextlib import AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass
 from datetime import timedelta
-from pathlib import Path
 from random import Random
 from typing import Any
 from zoneinfo import ZoneInfo
@@ -20,7 +19,7 @@ from telegram import LinkPreviewOptions
 from telegram.constants import ParseMode
 from telegram.ext import Application, Defaults
 
-from bot import render
+from bot import metrics, render
 from bot.config import Settings
 from bot.core.boards import BoardService
 from bot.core.catalog import Catalog
@@ -53,16 +52,22 @@ from bot.handlers.throttle import CommandThrottle, OncePer
 from bot.handlers.topics import TopicHandlers
 from bot.http import AiohttpRequest
 from bot.ratelimit import SlidingWindowRateLimiter
-from bot.runners.polling import polling
+from bot.runners import runner_for
 from bot.workers.daily_sender import DailySender
+from bot.workers.leader import LeaderLoop, StoreChatClaims, replica_name
 from bot.workers.live_count import LiveCounts
 from bot.workers.sender import Sender
 from bot.workers.ticker import Ticker
 from content.loader import NONE, DeckError, DeckProblem, load_decks
 from content.models import Deck
+from storage.failures import STORAGE_ERRORS
+from storage.postgres.leader import PostgresLeadership
+from storage.postgres.store import PostgresStore
+from storage.sql.store import SqlStore
 from storage.sqlite import SchemaTooNewError, SqliteStore
+from storage.sqlite.lock import DatabaseInUseError, ProcessLock
 
-__all__ = ["RunningBot", "SchemaTooNewError", "run_until", "running_bot"]
+__all__ = ["DatabaseInUseError", "RunningBot", "SchemaTooNewError", "run_until", "running_bot"]
 
 log = logging.getLogger(__name__)
 
@@ -79,11 +84,20 @@ class RunningBot:
     """A started bot, for `python -m bot`, the tests and the benchmarks."""
 
     app: App
-    store: SqliteStore
+    store: SqlStore
     sender: Sender
     ticker: Ticker
     daily_sender: DailySender
     daily: DailyService
+
+
+async def open_store(settings: Settings, *, pool_size: int | None = None) -> SqlStore:
+    """The database QUIZBOT_DATABASE names: a PostgreSQL URL, or else a SQLite file."""
+    if settings.database_is_postgres():
+        return await PostgresStore.open(
+            settings.database, pool_size=pool_size or settings.database_pool_size
+        )
+    return await SqliteStore.open(settings.sqlite_path())
 
 
 def build_application(settings: Settings) -> tuple[App, list[AiohttpRequest]]:
@@ -143,8 +157,13 @@ async def running_bot(
     clock = clock or SystemClock()
     catalog = catalog_of(load_decks(settings.content_dir), settings.default_deck)
     async with AsyncExitStack() as stack:
-        store = await SqliteStore.open(settings.database)
+        if not settings.database_is_postgres():
+            lock = ProcessLock(settings.sqlite_path())
+            lock.acquire()  # DatabaseInUseError while another process serves the file
+            stack.callback(lock.release)
+        store = await open_store(settings)
         stack.push_async_callback(store.close)
+        replica = replica_name()
         chats = ChatService(store, store, catalog, clock, ZoneInfo(settings.timezone))
         config = QuizConfig(
             group_open=timedelta(seconds=settings.quiz_open_seconds),
@@ -164,6 +183,7 @@ async def running_bot(
             open_for=timedelta(hours=settings.daily_open_hours),
             grace=timedelta(hours=settings.daily_grace_hours),
             memory=store,
+            replica=replica,
         )
         delivery = Delivery(
             store, store, store, store, rounds, chats, catalog, clock, store, exams=exams
@@ -175,7 +195,9 @@ async def running_bot(
             return clock.now().timestamp()
 
         live = LiveCounts(delivery.live_view, app.bot, seconds)
-        sender = Sender(delivery, app.bot, live)
+        replicated = settings.database_is_postgres()
+        claims = StoreChatClaims(store, replica, clock) if replicated else None
+        sender = Sender(delivery, app.bot, live, claims)
         ticker = Ticker(Closer(store, store, rounds, chats, clock), sender, (exams.close_due,))
         daily_sender = DailySender(daily, app.bot)
         throttle = CommandThrottle(clock=seconds)
@@ -205,20 +227,61 @@ async def running_bot(
             exams=ExamHandlers(exams, sender, throttle),
         )
         register_handlers(app, handlers)
+        limiter = app.bot.rate_limiter
+        assert isinstance(limiter, SlidingWindowRateLimiter)
         await stack.enter_async_context(initialized(app, requests))
         # Questions that fell due while the bot was down close before anything else.
         await ticker.tick()
         await app.bot.set_my_commands(render.bot_commands())
-        await stack.enter_async_context(polling(app, poll_timeout=poll_timeout))
+        await stack.enter_async_context(
+            runner_for(
+                app,
+                settings,
+                poll_timeout=poll_timeout,
+                database_ready=store.ping,
+                is_storage_failure=_is_storage_failure,
+                metrics=metrics.render_latest,
+            )
+        )
         stack.push_async_callback(sender.stop)
-        assert app.job_queue is not None
-        ticker.start(app.job_queue)
-        stack.push_async_callback(ticker.stop)
-        daily_sender.start()
-        stack.push_async_callback(daily_sender.stop)
+        job_queue = app.job_queue
+        assert job_queue is not None
+
+        async def lead() -> None:
+            # A new leader takes over its predecessor's claimed pushes at once.
+            await store.release_push_claims(keep=replica)
+            ticker.start(job_queue)
+            daily_sender.start()
+
+        async def follow() -> None:
+            await ticker.stop()
+            await daily_sender.stop()
+
+        if replicated:
+            leader = LeaderLoop(
+                replica=replica,
+                leadership=PostgresLeadership(settings.database),
+                replicas=store,
+                limiter=limiter,
+                clock=clock,
+                lead=lead,
+                follow=follow,
+            )
+            await leader.check()
+            leader.start()
+            stack.push_async_callback(leader.stop)
+        else:  # the only process on its SQLite file: always the leader
+            metrics.set_leader(True)
+            await lead()
+            stack.push_async_callback(follow)
         log.info("quizbot is running as @%s", app.bot.username)
         yield RunningBot(app, store, sender, ticker, daily_sender, daily)
         log.info("stopping")
+
+
+def _is_storage_failure(error: BaseException) -> bool:
+    """Errors after which a webhook update is answered 500, for Telegram to deliver it again."""
+    return isinstance(error, STORAGE_ERRORS)
 
 
 def catalog_of(decks: dict[str, Deck], default_deck: str) -> Catalog:
@@ -233,11 +296,11 @@ def catalog_of(decks: dict[str, Deck], default_deck: str) -> Catalog:
 
 
 async def analyse_database(
-    database: Path, decks: Mapping[str, Deck], deck_id: str | None
+    settings: Settings, decks: Mapping[str, Deck], deck_id: str | None
 ) -> list[DeckFigures]:
     """`python -m bot item-report`: the figures of one deck (none if unknown) or of every
-    deck, read from `database`."""
-    store = await SqliteStore.open(database)
+    deck, read from the database."""
+    store = await open_store(settings, pool_size=2)
     try:
         return await ItemReview(store, decks).decks(deck_id)
     finally:
@@ -248,7 +311,7 @@ async def stored_reports(
     settings: Settings, *, open_only: bool = True, deck_id: str | None = None
 ) -> list[Report]:
     """The learners' reports in the database, newest first (`python -m bot reports`)."""
-    store = await SqliteStore.open(settings.database)
+    store = await open_store(settings, pool_size=2)
     try:
         return await list_reports(store, open_only=open_only, deck_id=deck_id)
     finally:

@@ -12,6 +12,8 @@ import aiohttp
 from telegram.error import NetworkError, TimedOut
 from telegram.request import BaseRequest, RequestData
 
+from bot import metrics
+
 USER_AGENT = "quizbot (python-telegram-bot on aiohttp)"
 
 
@@ -84,7 +86,10 @@ class AiohttpRequest(BaseRequest):
                     method, url, data=self._form(request_data), timeout=timeout
                 )
             async with sent as response:
-                return response.status, await response.read()
+                payload = await response.read()
+                # Counted once the whole answer is in: a 2xx as sent, a 429 as flood control.
+                metrics.request_done(url, response.status)
+                return response.status, payload
         except TimeoutError as error:
             raise TimedOut from error
         except aiohttp.ClientError as error:

@@ -44,14 +44,14 @@ def item_report(options: ReportOptions) -> int:
         settings = Settings()
     except ValidationError as error:
         return _fail(f"invalid configuration:\n{describe_settings_error(error)}")
-    if not settings.database.is_file():
+    if not settings.database_is_postgres() and not settings.sqlite_path().is_file():
         return _fail(f"no database at {settings.database} (set QUIZBOT_DATABASE)")
     found, problems = scan_decks(settings.content_dir)
     for problem in problems:
         print(f"quizbot: deck file left out of the report: {problem}", file=sys.stderr)
     decks = {deck.id: deck for _, deck in found}
     try:
-        figures = asyncio.run(analyse_database(settings.database, decks, options.deck_id))
+        figures = asyncio.run(analyse_database(settings, decks, options.deck_id))
     except SchemaTooNewError as error:
         return _fail(str(error))
     if options.deck_id is not None and not figures:

@@ -40,6 +40,7 @@ from bot.ratelimit_windows import (
     _resolve,
     _Window,
     counts_against_limits,
+    divided,
 )
 
 __all__ = ["RateLimitArgs", "RequestDropped", "SlidingWindowRateLimiter", "counts_against_limits"]
@@ -83,9 +84,11 @@ class SlidingWindowRateLimiter(BaseRateLimiter[RateLimitArgs]):
         if private_burst < 1:
             raise ValueError("private_burst must be at least 1")
         stretch = (1.0 + margin) / scale
-        self._private = (private_burst, private_burst / private_per_second * stretch)
+        self._private = (private_burst, private_burst / private_per_second * stretch, 0)
         self._group = (group_per_minute, 60.0 * stretch, droppable_reserve)
         self._overall = _Window(overall_per_second, stretch)
+        self._whole = (self._private, self._group, (overall_per_second, stretch))
+        self._replicas = 1
         self._max_retries, self._clock, self._sleep = max_retries, clock, sleep
         self._chats: dict[ChatKey, _Chat] = {}
         self._sweep_at, self._next_sweep = _MIN_SWEEP, 0.0
@@ -97,6 +100,28 @@ class SlidingWindowRateLimiter(BaseRateLimiter[RateLimitArgs]):
         self._alarm = math.inf  # when the dispatcher wakes unless woken earlier
         self._wake: asyncio.Future[None] | None = None
         self._dispatcher: asyncio.Task[None] | None = None
+
+    def set_share(self, replicas: int) -> None:
+        """Keep to 1/`replicas` of Telegram's limits (replicas sending for one bot): the overall
+        and each group's window hold their limit divided, so that the replicas together stay
+        within it; a private chat's burst of 3 cannot be divided, so its window is lengthened
+        instead (the average is exact, a burst from two replicas at once is not)."""
+        replicas = max(1, replicas)
+        if replicas == self._replicas:
+            return
+        self._replicas = replicas
+        (burst, private_period, _), (group_limit, group_period, reserve), overall = self._whole
+        self._private = (burst, private_period * replicas, 0)
+        limit, period = divided(group_limit, group_period, replicas)
+        self._group = (limit, period, reserve * limit // group_limit)
+        self._overall.limit, self._overall.period = divided(*overall, replicas)
+        for chat in self._chats.values():
+            for window in chat.windows:
+                window.limit, window.period, window.reserve = (
+                    self._group if window.group else self._private
+                )
+            chat.span = max(window.period for window in chat.windows) if chat.windows else 0.0
+        self._arm(self._clock())
 
     async def initialize(self) -> None:
         pass
@@ -221,11 +246,11 @@ class SlidingWindowRateLimiter(BaseRateLimiter[RateLimitArgs]):
             if key is None:
                 chat = _Chat((), self._overall, 0.0)
             elif isinstance(key, str):  # a @username: a channel to Telegram, a user to the fake
-                windows = _Window(*self._private), _Window(*self._group)
+                windows = _Window(*self._private), _Window(*self._group, group=True)
                 chat = _Chat(windows, self._overall, max(self._private[1], self._group[1]))
             else:
                 limits = self._group if key < 0 else self._private
-                chat = _Chat((_Window(*limits),), self._overall, limits[1])
+                chat = _Chat((_Window(*limits, group=key < 0),), self._overall, limits[1])
             self._chats[key] = chat
         return chat
 

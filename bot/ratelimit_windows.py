@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import math
 from collections import deque
 
 from telegram.error import TelegramError
@@ -24,11 +25,20 @@ def counts_against_limits(endpoint: str) -> bool:
     )
 
 
-class _Window:
-    __slots__ = ("done", "inflight", "limit", "period", "reserve")
+def divided(limit: int, period: float, replicas: int) -> tuple[int, float]:
+    """One replica's share of a window: the limit divided, so that the replicas' sends in any
+    period add up to at most `limit`; a limit smaller than the replicas gets a longer period."""
+    if limit >= replicas:
+        return limit // replicas, period
+    return 1, period * math.ceil(replicas / limit)
 
-    def __init__(self, limit: int, period: float, reserve: int = 0) -> None:
+
+class _Window:
+    __slots__ = ("done", "group", "inflight", "limit", "period", "reserve")
+
+    def __init__(self, limit: int, period: float, reserve: int = 0, group: bool = False) -> None:
         self.limit, self.period, self.reserve = limit, period, reserve  # reserve: for droppables
+        self.group = group
         self.inflight = 0
         self.done: deque[float] = deque()  # response times, oldest first
 

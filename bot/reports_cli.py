@@ -52,7 +52,7 @@ def reports(*, everything: bool = False, deck_id: str | None = None) -> int:
     except ValidationError as error:
         print(f"quizbot: invalid configuration:\n{describe_settings_error(error)}", file=sys.stderr)
         return 2
-    if not settings.database.is_file():
+    if not settings.database_is_postgres() and not settings.sqlite_path().is_file():
         where = settings.database
         print(f"quizbot: no database at {where} (set QUIZBOT_DATABASE)", file=sys.stderr)
         return 2

@@ -5,15 +5,18 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from telegram import Update
 from telegram.ext import (
     Application,
     CallbackQueryHandler,
     ChatMemberHandler,
     CommandHandler,
     MessageHandler,
+    TypeHandler,
     filters,
 )
 
+from bot import metrics
 from bot.callback_data import REPORT_DATA
 from bot.exam_callback import EXAM_DATA
 from bot.handlers.answers import AnswerHandlers
@@ -56,6 +59,9 @@ class Handlers:
 
 def register_handlers(app: Application[Any, Any, Any, Any, Any, Any], handlers: Handlers) -> None:
     commands, settings = handlers.commands, handlers.settings
+    # Counts every update in a group of its own before the others; awaited inline (a no-wait
+    # counter is cheaper than the task that block=False would create per update).
+    app.add_handler(TypeHandler(Update, metrics.update_handled), group=-1)
     # Before the general /start: the group's "Review in private" link lands here.
     app.add_handler(CommandHandler("start", handlers.review.review, filters=REVIEW_LINK))
     routes = (

@@ -8,7 +8,7 @@ from telegram import CallbackQuery, Update
 from telegram.error import BadRequest
 from telegram.ext import ContextTypes
 
-from bot import render, render_group, render_rounds
+from bot import metrics, render, render_group, render_rounds
 from bot.callback_data import NextButton, parse_answer_button, parse_next_button
 from bot.core.quiz import QuizService
 from bot.core.rounds import RoundOver, RoundService
@@ -61,6 +61,8 @@ class AnswerHandlers:
             position=button.position,
             player=player(query.from_user),
         )
+        if isinstance(result, Recorded):
+            metrics.answer_recorded(query.message.chat.type)
         match result:
             case Invalid(reason):
                 log.info("rejected a press from user %s: %s", query.from_user.id, reason)

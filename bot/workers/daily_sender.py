@@ -19,7 +19,7 @@ from typing import Any
 from telegram.error import ChatMigrated, Forbidden, RetryAfter, TelegramError
 from telegram.ext import ExtBot
 
-from bot import render, render_group
+from bot import metrics, render, render_group
 from bot.core.daily import DailyAsk, DailyService
 from bot.core.model import Push
 
@@ -58,6 +58,9 @@ class DailySender:
         self._task: asyncio.Task[None] | None = None
 
     def start(self) -> None:
+        """Start sending (again, after `stop`: a replica that becomes the leader once more)."""
+        self._stopping = False
+        self._stopped.clear()
         self._task = asyncio.create_task(self._run(), name="daily-sender")
 
     async def _sleep_unless_stopped(self, seconds: float) -> None:
@@ -73,10 +76,11 @@ class DailySender:
         self._stopping = True
         self._stopped.set()
         self._wake.set()
-        if self._task is None:
+        task, self._task = self._task, None
+        if task is None:
             return
         try:
-            await asyncio.wait_for(self._task, timeout=STOP_TIMEOUT_SECONDS)
+            await asyncio.wait_for(task, timeout=STOP_TIMEOUT_SECONDS)
         except TimeoutError:
             # A send that hangs must not block shutdown forever; its row stays pending.
             log.warning(
@@ -117,6 +121,7 @@ class DailySender:
                 log.exception("chat %s: daily push failed unexpectedly", push.chat_id)
             finally:
                 prepared.release()
+                metrics.fanout_finished()
 
         try:
             while not self._stopping:
@@ -127,6 +132,9 @@ class DailySender:
                 ]
                 if not batch:
                     break
+                if not seen:
+                    metrics.fanout_started()
+                metrics.fanout_taken(len(batch))
                 seen.update((p.chat_id, p.local_day.isoformat()) for p in batch)
                 for push in batch:
                     await prepared.acquire()
@@ -139,6 +147,7 @@ class DailySender:
         finally:
             if running:
                 await asyncio.gather(*running, return_exceptions=True)
+            metrics.fanout_ended()
 
     async def _deliver(self, push: Push, sending: asyncio.Semaphore) -> None:
         current: Push | None = push
@@ -159,6 +168,7 @@ class DailySender:
                         return
                     message_id = await self._send_question(current.chat_id, new, text)
                     await self._daily.sent(current, new.ask, message_id)
+                    metrics.fanout_sent()
                 return
             except Forbidden as error:
                 log.info("chat %s: %s; daily question turned off", current.chat_id, error.message)

@@ -14,7 +14,7 @@ import logging
 from dataclasses import dataclass
 from datetime import timedelta
 from enum import Enum
-from typing import Any
+from typing import Any, Protocol
 
 from telegram import Message, ReplyParameters
 from telegram.error import (
@@ -27,7 +27,7 @@ from telegram.error import (
 )
 from telegram.ext import ExtBot
 
-from bot import render, render_group, render_reports, render_rounds
+from bot import metrics, render, render_group, render_reports, render_rounds
 from bot.callback_data import NextButton
 from bot.core.delivery import (
     Delivery,
@@ -70,11 +70,26 @@ def _seconds(value: int | timedelta) -> float:
     return value.total_seconds() if isinstance(value, timedelta) else float(value)
 
 
+class ChatClaims(Protocol):
+    """Replicas on one database: a chat's messages are sent by the one holding its claim."""
+
+    async def claim(self, chat_id: int) -> bool: ...
+
+    async def release(self, chat_id: int) -> None: ...
+
+
 class Sender:
-    def __init__(self, delivery: Delivery, bot: ExtBot[Any], live: LiveCounts) -> None:
+    def __init__(
+        self,
+        delivery: Delivery,
+        bot: ExtBot[Any],
+        live: LiveCounts,
+        claims: ChatClaims | None = None,
+    ) -> None:
         self._delivery = delivery
         self._bot = bot
         self._live = live
+        self._claims = claims
         self._tasks: dict[int, asyncio.Task[None]] = {}
         self._again: set[int] = set()
         self._stopping = False
@@ -90,7 +105,9 @@ class Sender:
 
     async def scan(self) -> None:
         """Start every chat with due work (retries, and work left from before a restart)."""
-        for chat_id in await self._delivery.due_chats():
+        due = await self._delivery.due_chats()
+        metrics.set_pending_sends(len(due))  # chats, not messages: the store counts no further
+        for chat_id in due:
             self.kick(chat_id)
         for chat_id in self._live.due_chats():
             self.kick(chat_id)
@@ -111,15 +128,22 @@ class Sender:
         await asyncio.gather(*pending, return_exceptions=True)
 
     async def _drain(self, chat_id: int) -> None:
+        claimed = False
         try:
             while not self._stopping:
                 self._again.discard(chat_id)
+                if self._claims is not None:
+                    claimed = await self._claims.claim(chat_id)  # taken, or renewed
+                    if not claimed:
+                        return  # another replica is sending this chat's messages
                 items = await self._delivery.due(chat_id)
                 held: set[int] = set()  # questions with a send waiting for a retry
                 for item in items:
                     ask_id = item.effect.ask_id
                     if self._stopping:
                         return
+                    if self._claims is not None and not await self._claims.claim(chat_id):
+                        return  # the claim ran out and another replica took the chat
                     if ask_id is not None and ask_id in held:
                         continue
                     outcome = await self._perform(item)
@@ -138,6 +162,15 @@ class Sender:
             log.exception("chat %s: sending failed; the ticker retries", chat_id)
         finally:
             self._tasks.pop(chat_id, None)
+            if claimed and self._claims is not None:
+                await self._release(chat_id)
+
+    async def _release(self, chat_id: int) -> None:
+        assert self._claims is not None
+        try:
+            await self._claims.release(chat_id)
+        except Exception:  # the claim runs out by itself
+            log.exception("chat %s: releasing the send claim failed", chat_id)
 
     async def _perform(self, item: Outgoing) -> _Outcome | _MovedTo:
         """Send one item and report to the core how it went."""

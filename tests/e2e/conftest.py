@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from pathlib import Path
@@ -33,10 +34,19 @@ def clock() -> FakeClock:
 
 
 @pytest.fixture
-def settings(fake: FakeBotApi, tmp_path: Path) -> Settings:
+def database(tmp_path: Path, request: pytest.FixtureRequest) -> str:
+    """A SQLite file; or, with QUIZBOT_TEST_E2E_POSTGRES=1, a fresh PostgreSQL database (to run
+    the whole end-to-end suite on PostgreSQL by hand)."""
+    if os.environ.get("QUIZBOT_TEST_E2E_POSTGRES") == "1":
+        return str(request.getfixturevalue("pg_migrated_url"))
+    return str(tmp_path / "data" / "quizbot.sqlite3")
+
+
+@pytest.fixture
+def settings(fake: FakeBotApi, database: str) -> Settings:
     return Settings(
         telegram_bot_token=SecretStr(fake.token),
-        database=tmp_path / "data" / "quizbot.sqlite3",
+        database=database,
         api_base_url=fake.url,  # type: ignore[arg-type]
         # The fake enforces no limits unless a test turns them on; pacing at Telegram's real
         # 1 message/s per private chat would only slow these tests down.

@@ -8,6 +8,9 @@ Texts are checked as strictly as Telegram does (``parse_mode=HTML`` is parsed, s
 :mod:`tests.fakes.html`), and :meth:`inject` makes chosen calls fail the way Telegram and the
 network do (API errors, timeouts, dropped connections, lost responses; see
 :mod:`tests.fakes.faults`). Every attempt, faulted or not, is recorded in :attr:`calls`.
+
+After setWebhook, updates are POSTed to the bot instead of waiting for getUpdates (which then
+fails with 409); :attr:`webhook` records the deliveries (see :mod:`tests.fakes.webhook`).
 """
 
 from __future__ import annotations
@@ -63,6 +66,7 @@ class FakeBotApi(BotApiWaiting):
         await self._server.start()
 
     async def stop(self) -> None:
+        await self.webhook.stop()
         await self._server.stop()
 
     async def __aenter__(self) -> Self:

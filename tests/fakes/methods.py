@@ -9,10 +9,11 @@ from typing import Any
 
 from .html import ParsedText
 from .models import CallbackAnswer, JsonDict, StoredMessage, member_dict
-from .state import BotApiState, bad_request
+from .state import bad_request
 from .validation import int_param as _int
 from .validation import parse_markup as _markup
 from .validation import parse_text
+from .webhook import BotApiWebhook
 
 __all__ = ["NOT_MODIFIED", "QUERY_TOO_OLD", "STRING_FIELDS", "BotApiMethods"]
 
@@ -47,7 +48,7 @@ Method = Callable[[JsonDict], Awaitable[Any]]
 _bad = bad_request
 
 
-class BotApiMethods(BotApiState):
+class BotApiMethods(BotApiWebhook):
     """Adds the method table; ``method(params) -> result`` raising ApiError on failure."""
 
     def __init__(self, *, token: str, bot_id: int, bot_username: str) -> None:
@@ -55,6 +56,7 @@ class BotApiMethods(BotApiState):
         self._methods: dict[str, Method] = {
             "getMe": self._get_me,
             "getUpdates": self._get_updates,
+            "setWebhook": self._set_webhook,
             "deleteWebhook": self._delete_webhook,
             "getWebhookInfo": self._get_webhook_info,
             "setMyCommands": self._set_my_commands,
@@ -86,15 +88,6 @@ class BotApiMethods(BotApiState):
             | {"can_join_groups": True, "has_main_web_app": False}
             | dict.fromkeys(flags.split(), False)
         )
-
-    async def _delete_webhook(self, params: JsonDict) -> bool:
-        if params.get("drop_pending_updates") is True:
-            self._updates.clear()
-        return True
-
-    async def _get_webhook_info(self, params: JsonDict) -> JsonDict:
-        pending = len(self._updates)
-        return {"url": "", "has_custom_certificate": False, "pending_update_count": pending}
 
     async def _set_my_commands(self, params: JsonDict) -> bool:
         commands = params.get("commands")

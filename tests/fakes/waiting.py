@@ -22,6 +22,9 @@ class BotApiWaiting(BotApiUsers):
         self._polled = False  # the bot has called getUpdates at least once
         self._last_activity = time.monotonic()
 
+    def _webhook_changed(self) -> None:
+        self._activity(True)
+
     def _activity(self, counts: bool) -> None:
         """Wake waiters; ``counts``: this resets the quiet period :meth:`idle` waits for."""
         if counts:
@@ -96,8 +99,8 @@ class BotApiWaiting(BotApiUsers):
         deadline = time.monotonic() + timeout
         while True:
             now = time.monotonic()
-            unfetched = self._polled and any(
-                u["update_id"] > self._delivered_upto for u in self._updates
+            unfetched = self.webhook.pending > 0 or (
+                self._polled and any(u["update_id"] > self._delivered_upto for u in self._updates)
             )
             quiet = now - self._last_activity
             if not self._inflight and not unfetched and quiet >= settle:
