@@ -1,5 +1,6 @@
 """`python -m bot` runs the bot; `import-deck` and `check-decks` help deck authors;
-`item-report` shows how well each question works; `reports` lists learners' reports."""
+`item-report` shows how well each question works; `reports` lists learners' reports;
+`copy-to-postgres` moves a SQLite database to PostgreSQL."""
 
 from __future__ import annotations
 
@@ -63,14 +64,14 @@ def run() -> int:
         print(f"quizbot: {TOKEN_HELP}", file=sys.stderr)
         return 2
     _configure_logging(settings.log_level, settings.telegram_bot_token.get_secret_value())
-    from bot.app import SchemaTooNewError
+    from bot.app import DatabaseInUseError, SchemaTooNewError
 
     try:
         asyncio.run(_serve(settings))
     except DeckError as error:
         print(f"quizbot: the decks have problems:\n{error}", file=sys.stderr)
         return 2
-    except SchemaTooNewError as error:
+    except (SchemaTooNewError, DatabaseInUseError) as error:
         print(f"quizbot: {error}", file=sys.stderr)
         return 2
     except InvalidToken:
@@ -171,6 +172,19 @@ def _delimiter(value: str) -> str:
     return delimiter
 
 
+COPY_DESCRIPTION = """\
+Copies every table of the quizbot SQLite database FILE into the PostgreSQL database URL, which
+must be empty (a new database, or one holding only quizbot's empty schema), in one transaction;
+then checks that every table has as many rows and every leaderboard ranks the same players in
+the same order. A FILE written by an older quizbot is migrated first.
+
+Stop the bot before copying: the copy is a consistent snapshot of FILE, but answers given after
+it began would be missing from PostgreSQL. Then set QUIZBOT_DATABASE to URL and start the bot.
+
+Exit status: 0 copied and verified; 2 refused, nothing changed; 1 failed or did not match.
+"""
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bot", description=__doc__)
     commands = parser.add_subparsers(dest="command")
@@ -200,7 +214,19 @@ def main(argv: list[str] | None = None) -> int:
     learner_reports = commands.add_parser("reports", help="list the learners' open reports")
     learner_reports.add_argument("--all", action="store_true", help="also fixed and dismissed")
     learner_reports.add_argument("--deck", dest="deck_id", help="only this deck's reports")
+    copier = commands.add_parser(
+        "copy-to-postgres",
+        help="copy a SQLite database into an empty PostgreSQL one and verify the copy",
+        description=COPY_DESCRIPTION,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    copier.add_argument("file", type=Path, help="the SQLite database file (stop the bot first)")
+    copier.add_argument("url", help="an empty database: postgresql://user:password@host:port/db")
     args = parser.parse_args(argv)
+    if args.command == "copy-to-postgres":
+        from bot.copy_cli import copy_command
+
+        return copy_command(args.file, args.url)
     if args.command == "reports":
         from bot.reports_cli import reports
 

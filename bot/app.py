@@ -11,6 +11,7 @@ from collections.abc import AsyncIterator, Mapping
 from contextlib import AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass
 from datetime import timedelta
+from pathlib import Path
 from random import Random
 from typing import Any
 from zoneinfo import ZoneInfo
@@ -60,6 +61,7 @@ from bot.workers.sender import Sender
 from bot.workers.ticker import Ticker
 from content.loader import NONE, DeckError, DeckProblem, load_decks
 from content.models import Deck
+from storage.copy import CopyFailedError, CopyRefusedError, CopyReport, copy_sqlite_to_postgres
 from storage.failures import STORAGE_ERRORS
 from storage.postgres.leader import PostgresLeadership
 from storage.postgres.store import PostgresStore
@@ -67,7 +69,17 @@ from storage.sql.store import SqlStore
 from storage.sqlite import SchemaTooNewError, SqliteStore
 from storage.sqlite.lock import DatabaseInUseError, ProcessLock
 
-__all__ = ["DatabaseInUseError", "RunningBot", "SchemaTooNewError", "run_until", "running_bot"]
+__all__ = [
+    "CopyFailedError",
+    "CopyRefusedError",
+    "CopyReport",
+    "DatabaseInUseError",
+    "RunningBot",
+    "SchemaTooNewError",
+    "copy_to_postgres",
+    "run_until",
+    "running_bot",
+]
 
 log = logging.getLogger(__name__)
 
@@ -89,6 +101,7 @@ class RunningBot:
     ticker: Ticker
     daily_sender: DailySender
     daily: DailyService
+    leader: LeaderLoop | None = None  # with PostgreSQL: who runs the background work
 
 
 async def open_store(settings: Settings, *, pool_size: int | None = None) -> SqlStore:
@@ -257,6 +270,7 @@ async def running_bot(
             await ticker.stop()
             await daily_sender.stop()
 
+        leader: LeaderLoop | None = None
         if replicated:
             leader = LeaderLoop(
                 replica=replica,
@@ -275,7 +289,7 @@ async def running_bot(
             await lead()
             stack.push_async_callback(follow)
         log.info("quizbot is running as @%s", app.bot.username)
-        yield RunningBot(app, store, sender, ticker, daily_sender, daily)
+        yield RunningBot(app, store, sender, ticker, daily_sender, daily, leader)
         log.info("stopping")
 
 
@@ -325,3 +339,9 @@ async def run_until(settings: Settings, stop: asyncio.Event) -> None:
         # keeping it out of the collector's full passes keeps their pauses short under load.
         gc.freeze()
         await stop.wait()
+
+
+async def copy_to_postgres(file: Path, url: str) -> CopyReport:
+    """`python -m bot copy-to-postgres`: the SQLite database `file` copied into the empty
+    PostgreSQL database `url`, and checked (storage/copy.py)."""
+    return await copy_sqlite_to_postgres(file, url)

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import os
 import socket
 from pathlib import Path
 
+from storage.sqlite.lock import ProcessLock
 from tests.e2e.test_process import _env, _run
 
 
@@ -30,3 +32,19 @@ async def test_no_network_at_start_prints_one_clear_line_and_closes_everything(
     assert "Unclosed" not in err
     assert "Traceback" not in err
     assert "123:abc" not in err
+
+
+async def test_a_second_bot_on_the_same_sqlite_file_refuses_to_start(tmp_path: Path) -> None:
+    """While one process serves the file, `python -m bot` on it exits 2 naming the holder."""
+    database = tmp_path / "q.sqlite3"
+    lock = ProcessLock(database)
+    lock.acquire()  # as a running bot holds it
+    try:
+        env = _env(TELEGRAM_BOT_TOKEN="123:abc", QUIZBOT_DATABASE=str(database))
+        code, out, err = await _run(cwd=tmp_path, env=env)
+    finally:
+        lock.release()
+    assert code == 2
+    assert out == ""
+    assert f"another quizbot process (pid {os.getpid()})" in err
+    assert "Traceback" not in err
