@@ -30,8 +30,8 @@ from random import Random
 from benchmarks import memory_answers
 from benchmarks.harness import median, percentile, table
 from content.loader import DEFAULT_CONTENT_DIR, load_decks
+from storage.sql.rows import to_ms
 from storage.sqlite import SqliteStore
-from storage.sqlite.rows import to_ms
 
 NOW = datetime(2026, 12, 3, 12, 0, tzinfo=UTC)
 SPREAD = timedelta(days=60)
