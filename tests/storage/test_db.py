@@ -1,4 +1,5 @@
-"""The database file: PRAGMAs, migrations, refusing a newer schema, transactions, layering."""
+"""The SQLite file (PRAGMAs, migrations, refusing a newer schema), transactions on either
+engine, and layering."""
 
 from __future__ import annotations
 
@@ -12,9 +13,12 @@ from pathlib import Path
 import pytest
 
 from bot.core.model import AskOrigin, ChatKind, ChatRef, EffectKind, NewEffect, RoundEnd
+from storage.migrations import Migration
+from storage.sql.store import SqlStore
 from storage.sqlite import SchemaTooNewError, SqliteStore
-from storage.sqlite.db import Database, Migration, bundled_migrations
-from tests.storage.helpers import count, draft, peek, utc
+from storage.sqlite.db import SqliteDatabase as Database
+from storage.sqlite.db import bundled_migrations
+from tests.storage.helpers import Raw, draft, utc
 
 NOW = utc(2026, 12, 2, 9, 30)
 CHAT = ChatRef(-100123, ChatKind.SUPERGROUP, "Study group")
@@ -48,9 +52,10 @@ async def test_migrations_are_recorded_and_applied_once(db_path: Path) -> None:
     await store.close()
     store = await SqliteStore.open(db_path)
     await store.close()
-    recorded = peek(db_path, "SELECT version, name FROM schema_migrations ORDER BY version")
+    raw = Raw("sqlite", str(db_path))
+    recorded = await raw.peek("SELECT version, name FROM schema_migrations ORDER BY version")
     assert recorded == [(m.version, m.name) for m in bundled_migrations()]
-    tables = {row[0] for row in peek(db_path, "SELECT name FROM sqlite_master")}
+    tables = {row[0] for row in await raw.peek("SELECT name FROM sqlite_master")}
     assert {"chats", "users", "asks", "answers", "period_scores", "effects"} <= tables
 
 
@@ -61,8 +66,9 @@ async def test_failing_migration_leaves_no_trace(db_path: Path) -> None:
     )
     with pytest.raises(sqlite3.OperationalError):
         await Database.open(db_path, [broken])
-    assert "half" not in {row[0] for row in peek(db_path, "SELECT name FROM sqlite_master")}
-    assert count(db_path, "schema_migrations") == 0
+    raw = Raw("sqlite", str(db_path))
+    assert "half" not in {row[0] for row in await raw.peek("SELECT name FROM sqlite_master")}
+    assert await raw.count("schema_migrations") == 0
 
 
 async def test_database_from_newer_version_is_refused_unchanged(db_path: Path) -> None:
@@ -118,9 +124,7 @@ async def test_effects_migration_backfills_the_origin_of_existing_asks(db_path: 
         await store.close()
 
 
-async def test_an_exception_inside_a_transaction_writes_nothing(
-    store: SqliteStore, db_path: Path
-) -> None:
+async def test_an_exception_inside_a_transaction_writes_nothing(store: SqlStore, raw: Raw) -> None:
     """Everything written in `async with store.transaction()` is rolled back when it raises."""
     await store.upsert_chat(CHAT, NOW)
 
@@ -136,7 +140,7 @@ async def test_an_exception_inside_a_transaction_writes_nothing(
     with pytest.raises(LookupError):
         await change_of_mind()
     for table in ("asks", "rounds", "effects"):
-        assert count(db_path, table) == 0, table
+        assert await raw.count(table) == 0, table
     assert await store.chat(-5) is None
     # The lock is free again and the connection out of the transaction.
     round_ = await store.running_round(CHAT.id)
@@ -147,7 +151,7 @@ async def test_an_exception_inside_a_transaction_writes_nothing(
     assert await store.running_round(CHAT.id) == started
 
 
-async def test_writes_in_one_transaction_commit_together(store: SqliteStore, db_path: Path) -> None:
+async def test_writes_in_one_transaction_commit_together(store: SqlStore, raw: Raw) -> None:
     """A round, its ask and a closed one are all visible after the block, none before."""
     await store.upsert_chat(CHAT, NOW)
     async with store.transaction() as writes:
@@ -155,18 +159,20 @@ async def test_writes_in_one_transaction_commit_together(store: SqliteStore, db_
         assert started is not None
         await writes.create_ask(draft(CHAT.id, NOW, round_id=started.id, origin=AskOrigin.ROUND))
         assert await writes.round_asked(started.id) == 1
-        assert count(db_path, "rounds") == 0  # another connection sees nothing yet
+        assert await raw.count("rounds") == 0  # another connection sees nothing yet
         assert await writes.end_round(started.id, RoundEnd.FINISHED, NOW + timedelta(minutes=1))
-    assert count(db_path, "rounds", "end_reason = 'finished'") == 1
+    assert await raw.count("rounds", "end_reason = 'finished'") == 1
     assert await store.round_asked(started.id) == 1
 
 
 async def test_a_store_write_inside_a_transaction_raises_instead_of_hanging(
-    store: SqliteStore,
+    store: SqlStore,
 ) -> None:
     """Awaiting a store method that writes inside the block is refused, not a deadlock."""
     await store.upsert_chat(CHAT, NOW)
-    with pytest.raises(RuntimeError, match="write lock"):
+    # SQLite: the block holds the one connection's write lock. PostgreSQL: the write would
+    # wait on another pooled connection for the block's own row locks.
+    with pytest.raises(RuntimeError, match=r"write lock|inside a transaction"):
         async with store.transaction(), asyncio.timeout(2):
             await store.set_deck(CHAT.id, "other")
     settings = await store.chat(CHAT.id)
@@ -174,8 +180,9 @@ async def test_a_store_write_inside_a_transaction_raises_instead_of_hanging(
     assert settings.deck_id is None
 
 
-async def test_concurrent_transactions_do_not_interleave(store: SqliteStore) -> None:
-    """Transactions of many coroutines on the one connection run one after another."""
+async def test_concurrent_transactions_do_not_interleave(store: SqlStore) -> None:
+    """Transactions of many coroutines run as if one after another: each one's round has
+    ended when the next starts one (SQLite: one connection; PostgreSQL: the round's lock)."""
     await store.upsert_chat(CHAT, NOW)
 
     async def start_and_stop(user: int) -> bool:
@@ -191,8 +198,8 @@ async def test_concurrent_transactions_do_not_interleave(store: SqliteStore) -> 
 
 
 def test_storage_imports_only_the_model_and_the_ports_of_our_code() -> None:
-    """Storage depends on `bot.core.model` and `bot.core.ports` only, never on the edge."""
-    allowed = {"bot.core.model", "bot.core.ports"}
+    """Storage depends on `bot.core.model` and the core's ports only, never on the edge."""
+    allowed = {"bot.core.model", "bot.core.ports", "bot.core.replica_ports"}
     offenders = []
     for path in sorted(STORAGE.rglob("*.py")):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
