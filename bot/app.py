@@ -33,6 +33,7 @@ from bot.core.exams import ExamService
 from bot.core.forget import ForgetService
 from bot.core.item_analysis import DeckFigures
 from bot.core.item_review import ItemReview
+from bot.core.live import LiveAnswers
 from bot.core.memory import Memory
 from bot.core.model import Report
 from bot.core.quiz import Asking, QuizConfig, QuizService
@@ -58,7 +59,7 @@ from bot.workers.daily_sender import DailySender
 from bot.workers.leader import LeaderLoop, StoreChatClaims, replica_name
 from bot.workers.live_count import LiveCounts
 from bot.workers.sender import Sender
-from bot.workers.ticker import Ticker
+from bot.workers.ticker import DueWork, Ticker
 from content.loader import NONE, DeckError, DeckProblem, load_decks
 from content.models import Deck
 from storage.copy import CopyFailedError, CopyRefusedError, CopyReport, copy_sqlite_to_postgres
@@ -211,7 +212,18 @@ async def running_bot(
         replicated = settings.database_is_postgres()
         claims = StoreChatClaims(store, replica, clock) if replicated else None
         sender = Sender(delivery, app.bot, live, claims)
-        ticker = Ticker(Closer(store, store, rounds, chats, clock), sender, (exams.close_due,))
+        live_answers = LiveAnswers(store, clock)
+
+        async def live_from_database() -> set[int]:
+            # Replicas: the leader marks the questions any replica recorded answers to.
+            return {a.chat_id for a in await live_answers.newly_answered() if live.answered(a)}
+
+        due_work: tuple[DueWork, ...] = (exams.close_due,)
+        ticker = Ticker(
+            Closer(store, store, rounds, chats, clock),
+            sender,
+            (*due_work, live_from_database) if replicated else due_work,
+        )
         daily_sender = DailySender(daily, app.bot)
         throttle = CommandThrottle(clock=seconds)
         topics = TopicService(store, store, chats, clock)
@@ -229,7 +241,7 @@ async def running_bot(
         handlers = Handlers(
             commands=commands,
             settings=SettingsHandlers(daily, chats, catalog, throttle),
-            answers=AnswerHandlers(quiz, rounds, sender, live),
+            answers=AnswerHandlers(quiz, rounds, sender, None if replicated else live),
             events=ChatEventHandlers(chats, sender),
             reports=ReportHandlers(reports, sender, greet=commands.help, other=commands.other),
             forget=ForgetHandlers(ForgetService(store, chats)),
@@ -263,6 +275,7 @@ async def running_bot(
         async def lead() -> None:
             # A new leader takes over its predecessor's claimed pushes at once.
             await store.release_push_claims(keep=replica)
+            live_answers.restart()
             ticker.start(job_queue)
             daily_sender.start()
 

@@ -31,7 +31,7 @@ async def _tell(query: CallbackQuery, text: str | None = None, *, show_alert: bo
 
 class AnswerHandlers:
     def __init__(
-        self, quiz: QuizService, rounds: RoundService, sender: Sender, live: LiveCounts
+        self, quiz: QuizService, rounds: RoundService, sender: Sender, live: LiveCounts | None
     ) -> None:
         self._quiz = quiz
         self._rounds = rounds
@@ -76,7 +76,8 @@ class AnswerHandlers:
                 await _tell(
                     query, render_group.answer_alert(question, ask, answer.correct), show_alert=True
                 )
-                if self._live.answered(ask):
+                # Replicas: the leader keeps the counts, from the answers in the database.
+                if self._live is not None and self._live.answered(ask):
                     self._sender.kick(chat_id)
             case Recorded(ask=ask, answer=answer):
                 self._sender.kick(chat_id)  # the marked question and the explanation are owed

@@ -13,6 +13,14 @@ from storage.sql.rows import from_ms, to_ms
 from storage.sql.writes import OPEN_QUIZ_ASK
 
 
+_ASKED = ", ".join(f"k.{column.strip()}" for column in rows.ASK_COLUMNS.split(","))
+_ANSWERED_AFTER = (
+    f"SELECT {_ASKED}, n.last FROM (SELECT ask_id, max(id) AS last FROM "
+    "(SELECT ask_id, id FROM answers WHERE id > ? ORDER BY id LIMIT ?) AS fresh "
+    "GROUP BY ask_id) AS n JOIN asks AS k ON k.id = n.ask_id"
+)
+
+
 class AskQueries(StoreBase):
     async def pass_state(self, chat_id: int, deck_id: str) -> PassState:
         found = await self._db.fetch_all(
@@ -130,6 +138,18 @@ class AskQueries(StoreBase):
             f"SELECT {rows.ASK_COLUMNS} FROM asks WHERE round_id = ? ORDER BY id", (round_id,)
         )
         return [rows.ask(row) for row in found]
+
+    async def answered_asks_after(
+        self, answer_id: int | None, limit: int
+    ) -> tuple[int | None, list[Ask]]:
+        """Asks answered after answer `answer_id` (by the answers' ids, from their primary
+        key), with the highest answer id read; None starts from the newest answer."""
+        if answer_id is None:
+            row = await self._db.fetch_one("SELECT max(id) AS last FROM answers")
+            return (0 if row is None or row["last"] is None else int(row["last"])), []
+        found = await self._db.fetch_all(_ANSWERED_AFTER, (answer_id, limit))
+        last = max((int(row["last"]) for row in found), default=answer_id)
+        return last, [rows.ask(row) for row in found]
 
     async def set_ask_message(self, ask_id: int, message_id: int) -> None:
         async with self._autocommit() as writes:
