@@ -4,6 +4,7 @@ delivers the same update again (PTB's own run_webhook answers 200 before handlin
 
 from __future__ import annotations
 
+import asyncio
 import hmac
 import json
 import logging
@@ -97,12 +98,19 @@ def _parse_update(body: bytes, bot: Bot) -> Update | None:
         return None
 
 
+# Telegram gives up on a webhook request after a while and delivers the update again; an update
+# still being handled after this long (its reply queued behind a group's send window) is
+# answered 200 and finished in the background.
+ANSWER_WITHIN_SECONDS = 20.0
+
+
 def webhook_route(
     app: App, *, path: str, secret: SecretStr, is_storage_failure: StorageFailure
 ) -> web.RouteDef:
     """POST ``path``: check the secret header, handle the update, then answer (500 when storage
     failed while handling it, so that Telegram delivers it again)."""
     expected = secret.get_secret_value().encode()
+    unfinished: set[asyncio.Task[None]] = set()
 
     async def receive(request: web.Request) -> web.Response:
         given = request.headers.get(SECRET_HEADER, "").encode(errors="replace")
@@ -113,8 +121,23 @@ def webhook_route(
             return web.Response(status=400, text="not a Telegram update\n")
         # process_update hands handler errors to the error handler instead of raising them;
         # the error handler records them here.
-        with recording_failures() as failures:
-            await app.update_processor.process_update(update, app.process_update(update))
+        with recording_failures() as failures:  # the task copies this context
+            handling = asyncio.create_task(
+                app.update_processor.process_update(update, app.process_update(update))
+            )
+        done, _ = await asyncio.wait({handling}, timeout=ANSWER_WITHIN_SECONDS)
+        if not done:
+            # A reply waiting for a busy group's send window must not outlast Telegram's
+            # patience, or it would deliver the update again and the command be answered twice.
+            # What the update changed is committed by now; the reply goes out when it may.
+            unfinished.add(handling)
+            handling.add_done_callback(unfinished.discard)
+            log.info(
+                "update %d still sending after %s s; answered 200",
+                update.update_id,
+                ANSWER_WITHIN_SECONDS,
+            )
+            return web.Response()
         if any(is_storage_failure(error) for error in failures):
             log.warning(
                 "update %d failed in storage; answering 500 so that Telegram delivers it again",

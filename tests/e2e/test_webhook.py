@@ -3,6 +3,7 @@ it is handled, and serves /healthz and /readyz (and /healthz etc. in polling mod
 
 from __future__ import annotations
 
+import importlib
 import json
 import logging
 import socket
@@ -389,3 +390,20 @@ async def test_the_secret_stays_out_of_the_logs_even_at_debug(
     assert "setWebhook" in caplog.text
     assert "<webhook secret>" in caplog.text
     assert SECRET not in caplog.text
+
+
+async def test_a_reply_stuck_behind_a_send_window_does_not_hold_the_delivery_open(
+    fake: FakeBotApi, hooked: RunningBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An update still sending after the time limit is answered 200 (no redelivery), and its
+    reply still goes out once."""
+    # The package re-exports the function `webhook` under the module's name.
+    monkeypatch.setattr(
+        importlib.import_module("bot.runners.webhook"), "ANSWER_WITHIN_SECONDS", 0.05
+    )
+    fake.latency = 0.3  # every reply takes longer than the limit
+    fake.send_message(alice_private(), ALICE, "/help")
+    await fake.wait_for_call("sendMessage")
+    await fake.idle()
+    assert [a.status for a in fake.webhook.attempts] == [200]
+    assert len(fake.calls_to("sendMessage")) == 1
