@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from bot.core.ports import FirstAnswer
 from storage.sql.base import StoreBase
+from storage.sql.conn import Variants, first_value
 from storage.sql.rows import from_ms, optional_ms
 
 ANSWERED_DECKS = (
@@ -40,6 +41,11 @@ OPEN_REPORTS = (
     "SELECT question_id, count(*) AS n FROM reports WHERE deck_id = ?1 AND status = 'open' "
     "GROUP BY question_id"
 )
+# Whether the reports table exists: not in a database from before learner reports (schema 5).
+HAS_REPORTS = Variants(
+    "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'reports'",
+    "SELECT to_regclass('reports') IS NOT NULL",
+)
 
 
 class ItemQueries(StoreBase):
@@ -66,6 +72,8 @@ class ItemQueries(StoreBase):
         ]
 
     async def open_reports(self, deck_id: str) -> dict[str, int]:
-        """Open learner reports per question id."""
+        """Open learner reports per question id; empty on a database without reports."""
+        if not await first_value(self._db, HAS_REPORTS):
+            return {}
         found = await self._db.fetch_all(OPEN_REPORTS, (deck_id,))
         return {str(row["question_id"]): int(row["n"]) for row in found}

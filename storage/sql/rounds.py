@@ -59,7 +59,10 @@ class RoundQueries(StoreBase):
             (round_id, limit),
         )
         return [
-            RoundScore(rows.player(row), row["correct"], row["answered"], row["total_ms"])
+            # PostgreSQL sums bigints into numeric (Decimal): the model holds ints.
+            RoundScore(
+                rows.player(row), int(row["correct"]), int(row["answered"]), int(row["total_ms"])
+            )
             for row in found
         ]
 

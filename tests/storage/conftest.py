@@ -1,4 +1,9 @@
-"""Fixtures for storage tests: a fresh database file per test."""
+"""Fixtures for storage tests: a fresh database per test, on each backend.
+
+A test that takes `store` (or `database`, `raw`, `boards`) runs once per engine, unless it
+selects one with `helpers.postgres_only`; one about SQLite itself (its file, PRAGMAs, files
+older versions wrote, its planner) takes `db_path` alone.
+"""
 
 from __future__ import annotations
 
@@ -7,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from storage.sqlite import SqliteStore
-from tests.storage.helpers import Boards
+from storage.sql.store import SqlStore
+from tests.storage.helpers import Boards, Raw, open_store
 
 
 @pytest.fixture
@@ -16,9 +21,22 @@ def db_path(tmp_path: Path) -> Path:
     return tmp_path / "quiz.sqlite3"
 
 
+@pytest.fixture(params=["sqlite", "postgres"])
+def backend(request: pytest.FixtureRequest) -> str:
+    return str(request.param)
+
+
 @pytest.fixture
-async def store(db_path: Path) -> AsyncIterator[SqliteStore]:
-    opened = await SqliteStore.open(db_path)
+def database(backend: str, db_path: Path, request: pytest.FixtureRequest) -> str:
+    """The test's database: a SQLite file, or a fresh migrated PostgreSQL database's URL."""
+    if backend == "sqlite":
+        return str(db_path)
+    return str(request.getfixturevalue("pg_migrated_url"))
+
+
+@pytest.fixture
+async def store(backend: str, database: str) -> AsyncIterator[SqlStore]:
+    opened = await open_store(backend, database)
     try:
         yield opened
     finally:
@@ -26,5 +44,16 @@ async def store(db_path: Path) -> AsyncIterator[SqliteStore]:
 
 
 @pytest.fixture
-def boards(store: SqliteStore, db_path: Path) -> Boards:
-    return Boards(store, db_path)
+async def raw(store: SqlStore, backend: str, database: str) -> AsyncIterator[Raw]:
+    """The database behind the test's store (opened, so migrated), read and written around
+    the store: what is committed."""
+    peeker = Raw(backend, database)
+    try:
+        yield peeker
+    finally:
+        await peeker.close()
+
+
+@pytest.fixture
+def boards(store: SqlStore, raw: Raw) -> Boards:
+    return Boards(store, raw)

@@ -1,4 +1,4 @@
-"""Asks and answers against a real database file."""
+"""Asks and answers against a real database, on each engine."""
 
 from __future__ import annotations
 
@@ -13,9 +13,22 @@ import pytest
 
 from bot.core.model import Ask, AskOrigin, ChatKind, ChatRef, Player, Tally
 from bot.core.periods import period_keys
+from storage.sql.store import SqlStore
+from storage.sql.writes import OPEN_QUIZ_ASK
 from storage.sqlite import SqliteStore
-from storage.sqlite.asks import OPEN_QUIZ_ASK
-from tests.storage.helpers import ALICE, BOB, CAROL, UTC_ZONE, ask_in, count, draft, utc
+from tests.storage.helpers import (
+    ALICE,
+    BOB,
+    CAROL,
+    FOREIGN_KEY,
+    UTC_ZONE,
+    Raw,
+    ask_in,
+    draft,
+    postgres_only,
+    postgres_scans,
+    utc,
+)
 
 NOW = utc(2026, 12, 2, 9, 30)
 CHAT = ChatRef(-100123, ChatKind.SUPERGROUP, "Study group")
@@ -24,12 +37,12 @@ PERIODS = period_keys(NOW, UTC_ZONE)
 LATER = NOW + timedelta(minutes=5)
 
 
-async def group_ask(store: SqliteStore, question_id: str = "q1", pass_no: int = 1) -> Ask:
+async def group_ask(store: SqlStore, question_id: str = "q1", pass_no: int = 1) -> Ask:
     question = draft(CHAT.id, NOW, question_id, thread_id=7, closes_at=LATER, pass_no=pass_no)
     return await ask_in(store, CHAT, question)
 
 
-async def answer(store: SqliteStore, ask: Ask, player: Player, position: int) -> bool:
+async def answer(store: SqlStore, ask: Ask, player: Player, position: int) -> bool:
     """A group answer; True when it was stored."""
     stored = await store.record_answer(
         ask, player, position, position == ask.right_position, NOW, periods=PERIODS
@@ -37,7 +50,7 @@ async def answer(store: SqliteStore, ask: Ask, player: Player, position: int) ->
     return stored is not None
 
 
-async def test_ask_round_trips_with_option_order_times_and_origin(store: SqliteStore) -> None:
+async def test_ask_round_trips_with_option_order_times_and_origin(store: SqlStore) -> None:
     """A stored ask comes back as the object create_ask returned, plus its message id."""
     ask = await group_ask(store)
     await store.set_ask_message(ask.id, 42)
@@ -50,7 +63,7 @@ async def test_ask_round_trips_with_option_order_times_and_origin(store: SqliteS
     assert await store.get_ask(ask.id + 1) is None
 
 
-async def test_second_answer_by_same_user_is_not_stored(store: SqliteStore, db_path: Path) -> None:
+async def test_second_answer_by_same_user_is_not_stored(store: SqlStore, raw: Raw) -> None:
     """One answer per user per ask: a second one returns None and the first stays."""
     ask = await group_ask(store)
     first = await store.record_answer(ask, ALICE, 1, True, NOW, periods=PERIODS)
@@ -60,11 +73,11 @@ async def test_second_answer_by_same_user_is_not_stored(store: SqliteStore, db_p
     assert again is None
     assert await store.get_answer(ask.id, ALICE.id) == first
     assert await store.get_answer(ask.id, BOB.id) is None
-    assert count(db_path, "answers") == 1
+    assert await raw.count("answers") == 1
     assert await store.answer_count(ask.id) == 1
 
 
-async def test_concurrent_answers_by_same_user_store_one(store: SqliteStore) -> None:
+async def test_concurrent_answers_by_same_user_store_one(store: SqlStore) -> None:
     """Twenty simultaneous answers by one user leave exactly one row."""
     ask = await group_ask(store)
     stored = await asyncio.gather(*(answer(store, ask, ALICE, i % 4) for i in range(20)))
@@ -73,7 +86,7 @@ async def test_concurrent_answers_by_same_user_store_one(store: SqliteStore) -> 
 
 
 async def test_private_answer_closes_its_ask_in_the_callers_transaction(
-    store: SqliteStore,
+    store: SqlStore,
 ) -> None:
     """With close=True the ask is closed together with the answer; a repeat changes nothing."""
     ask = await ask_in(store, PRIVATE, draft(PRIVATE.id, NOW))
@@ -88,7 +101,7 @@ async def test_private_answer_closes_its_ask_in_the_callers_transaction(
     assert stored.closed_at == NOW
 
 
-async def test_close_ask_closes_once(store: SqliteStore) -> None:
+async def test_close_ask_closes_once(store: SqlStore) -> None:
     """Closing an open ask succeeds once; the second close reports it was closed already."""
     ask = await group_ask(store)
     async with store.transaction() as writes:
@@ -99,7 +112,7 @@ async def test_close_ask_closes_once(store: SqliteStore) -> None:
     assert stored.closed_at == LATER
 
 
-async def test_user_stats_count_answers_in_that_chat_only(store: SqliteStore) -> None:
+async def test_user_stats_count_answers_in_that_chat_only(store: SqlStore) -> None:
     """Stats are per chat: answers elsewhere do not count."""
     ask = await group_ask(store)
     elsewhere = await ask_in(store, PRIVATE, draft(PRIVATE.id, NOW))
@@ -112,7 +125,7 @@ async def test_user_stats_count_answers_in_that_chat_only(store: SqliteStore) ->
     assert (nobody.answered, nobody.correct) == (0, 0)
 
 
-async def test_pass_state_reports_latest_pass_and_last_question(store: SqliteStore) -> None:
+async def test_pass_state_reports_latest_pass_and_last_question(store: SqlStore) -> None:
     """The pass state is the highest pass with the questions asked in it, newest last asked."""
     await group_ask(store, "q1", 1)
     await group_ask(store, "q2", 1)
@@ -123,14 +136,14 @@ async def test_pass_state_reports_latest_pass_and_last_question(store: SqliteSto
     assert (empty.pass_no, empty.asked, empty.last_asked) == (1, frozenset(), None)
 
 
-async def test_answer_for_unknown_ask_is_rejected_by_foreign_key(store: SqliteStore) -> None:
+async def test_answer_for_unknown_ask_is_rejected_by_foreign_key(store: SqlStore, raw: Raw) -> None:
     """Foreign keys are enforced: an answer cannot point at an ask that does not exist."""
     ask = await group_ask(store)
-    with pytest.raises(sqlite3.IntegrityError, match="FOREIGN KEY"):
+    with pytest.raises(raw.integrity_error, match=FOREIGN_KEY):
         await store.record_answer(replace(ask, id=9999), ALICE, 0, True, NOW, periods=PERIODS)
 
 
-async def test_tally_counts_answers_and_names_the_first_right(store: SqliteStore) -> None:
+async def test_tally_counts_answers_and_names_the_first_right(store: SqlStore) -> None:
     """The tally has how many answered, how many right, and who was right first."""
     ask = await group_ask(store)
     assert await store.tally(ask.id) == Tally(0, 0, None)
@@ -141,7 +154,7 @@ async def test_tally_counts_answers_and_names_the_first_right(store: SqliteStore
 
 
 async def test_due_asks_are_open_ones_past_their_deadline_oldest_first(
-    store: SqliteStore,
+    store: SqlStore,
 ) -> None:
     """Only posted open asks whose deadline has come, by deadline, at most `limit` of them."""
     asks = []
@@ -159,7 +172,7 @@ async def test_due_asks_are_open_ones_past_their_deadline_oldest_first(
 
 
 async def test_open_quiz_ask_is_the_newest_open_quiz_question_of_the_thread(
-    store: SqliteStore,
+    store: SqlStore,
 ) -> None:
     """Rounds' and daily questions, closed and expired ones and other threads do not count."""
     async with store.transaction() as writes:
@@ -188,7 +201,7 @@ async def test_open_quiz_ask_is_the_newest_open_quiz_question_of_the_thread(
 
 
 async def test_open_quiz_ask_is_served_by_its_partial_index(db_path: Path) -> None:
-    """The lookup reads the partial index of open `/quiz` asks, not the table."""
+    """SQLite reads the lookup from the partial index of open `/quiz` asks, not the table."""
     store = await SqliteStore.open(db_path)
     await store.close()
     with closing(sqlite3.connect(db_path)) as conn:
@@ -196,7 +209,30 @@ async def test_open_quiz_ask_is_served_by_its_partial_index(db_path: Path) -> No
     assert "USING INDEX asks_open_quiz" in " ".join(row[3] for row in plan)
 
 
-async def test_round_asks_are_the_rounds_questions_in_order(store: SqliteStore) -> None:
+@postgres_only
+async def test_open_quiz_ask_is_served_by_its_partial_index_on_postgres(raw: Raw) -> None:
+    """PostgreSQL, with the statistics of a busy table, reads the same partial index for the
+    lookup, in the plan for the given values and in the generic one."""
+    await raw.execute(
+        "INSERT INTO chats (id, kind, created_at) "
+        "SELECT -c, 'supergroup', 0 FROM generate_series(1, 100) AS c"
+    )
+    # Most asks closed, a third each of quiz, round and daily, threads None, 1 and 2.
+    await raw.execute(
+        "INSERT INTO asks (chat_id, thread_id, deck_id, question_id, pass_no, option_order, "
+        "asked_at, closes_at, closed_at, origin) "
+        "SELECT -(1 + n % 100), NULLIF(n % 3, 0), 'deck', 'q' || n, 1, '0,1', n, n + 60000, "
+        "CASE WHEN n % 100 = 0 THEN NULL ELSE n + 1 END, "
+        "(ARRAY['quiz', 'round', 'daily'])[1 + n % 3] "
+        "FROM generate_series(1, 5000) AS n"
+    )
+    await raw.execute("ANALYZE asks")
+    for thread_id in (None, 1):
+        scans = await postgres_scans(raw, OPEN_QUIZ_ASK, (-5, thread_id, 0))
+        assert scans == {"custom": ["asks_open_quiz"], "generic": ["asks_open_quiz"]}
+
+
+async def test_round_asks_are_the_rounds_questions_in_order(store: SqlStore) -> None:
     """round_asks lists the asks of one round, oldest first, with their origin."""
     async with store.transaction() as writes:
         await writes.upsert_chat(CHAT, NOW)

@@ -1,16 +1,15 @@
-"""Daily schedules and the delivery ledger against a real database file."""
+"""Daily schedules and the delivery ledger against a real database, on each engine."""
 
 from __future__ import annotations
 
 from dataclasses import replace
 from datetime import date, timedelta
-from pathlib import Path
 
 import pytest
 
 from bot.core.model import AskOrigin, ChatKind, ChatRef, Push, PushStatus, SlotDecision
-from storage.sqlite import SqliteStore
-from tests.storage.helpers import count, draft, peek, utc
+from storage.sql.store import SqlStore
+from tests.storage.helpers import FOREIGN_KEY, Raw, draft, utc
 
 NOW = utc(2026, 12, 2, 7, 0)
 SLOT = utc(2026, 12, 2, 8, 0)
@@ -30,14 +29,14 @@ def decision(chat: ChatRef, status: PushStatus = PushStatus.PENDING) -> SlotDeci
     )
 
 
-async def scheduled(store: SqliteStore) -> None:
+async def scheduled(store: SqlStore) -> None:
     for chat in (CHAT, OTHER):
         await store.upsert_chat(chat, NOW)
         await store.set_schedule(chat.id, "09:00", SLOT, DAY, NOW)
     await store.set_timezone(CHAT.id, "Europe/Berlin")
 
 
-async def test_schedule_is_set_disabled_and_due_with_the_chats_zone(store: SqliteStore) -> None:
+async def test_schedule_is_set_disabled_and_due_with_the_chats_zone(store: SqlStore) -> None:
     """Enabled schedules whose slot has come are due, with their chat's time zone key."""
     await scheduled(store)
     schedule = await store.schedule(CHAT.id)
@@ -59,7 +58,7 @@ async def test_schedule_is_set_disabled_and_due_with_the_chats_zone(store: Sqlit
 
 
 async def test_record_slots_writes_the_ledger_and_advances_the_schedules(
-    store: SqliteStore, db_path: Path
+    store: SqlStore, raw: Raw
 ) -> None:
     """Ledger rows are written once (a replay keeps the first) and the next slots advance."""
     await scheduled(store)
@@ -71,7 +70,7 @@ async def test_record_slots_writes_the_ledger_and_advances_the_schedules(
     skipped = await store.push_for(OTHER.id, DAY)
     assert skipped is not None
     assert skipped.status is PushStatus.SKIPPED
-    done = peek(db_path, "SELECT chat_id, done_at IS NULL FROM daily_pushes ORDER BY chat_id")
+    done = await raw.peek("SELECT chat_id, done_at IS NULL FROM daily_pushes ORDER BY chat_id")
     assert done == [(OTHER.id, 0), (CHAT.id, 1)]
     schedule = await store.schedule(CHAT.id)
     assert schedule is not None
@@ -82,7 +81,7 @@ async def test_record_slots_writes_the_ledger_and_advances_the_schedules(
     assert await store.push_for(CHAT.id, DAY + timedelta(days=1)) is None
 
 
-async def test_attach_push_ask_creates_the_daily_ask_and_notes_it(store: SqliteStore) -> None:
+async def test_attach_push_ask_creates_the_daily_ask_and_notes_it(store: SqlStore) -> None:
     """The push's ask is created with its origin and the ledger row points at it."""
     await scheduled(store)
     await store.record_slots([decision(CHAT)], NOW)
@@ -95,20 +94,20 @@ async def test_attach_push_ask_creates_the_daily_ask_and_notes_it(store: SqliteS
 
 
 async def test_attach_push_ask_writes_nothing_when_the_ask_is_refused(
-    store: SqliteStore, db_path: Path
+    store: SqlStore, raw: Raw
 ) -> None:
     """An ask the database refuses (unknown round) leaves the ledger row without one."""
     await scheduled(store)
     await store.record_slots([decision(CHAT)], NOW)
     [push] = await store.pending_pushes(10)
-    with pytest.raises(Exception, match="FOREIGN KEY"):
+    with pytest.raises(raw.integrity_error, match=FOREIGN_KEY):
         await store.attach_push_ask(push, draft(CHAT.id, SLOT, round_id=404))
-    assert count(db_path, "asks") == 0
+    assert await raw.count("asks") == 0
     assert await store.push_for(CHAT.id, DAY) == push
 
 
 async def test_mark_push_sent_gives_the_ask_its_message_and_closes_the_row(
-    store: SqliteStore,
+    store: SqlStore,
 ) -> None:
     """A sent push: the ask has the message id, the row is 'sent' with one more attempt."""
     await scheduled(store)
@@ -124,7 +123,7 @@ async def test_mark_push_sent_gives_the_ask_its_message_and_closes_the_row(
     assert await store.pending_pushes(10) == []
 
 
-async def test_failed_attempts_count_until_the_final_one(store: SqliteStore, db_path: Path) -> None:
+async def test_failed_attempts_count_until_the_final_one(store: SqlStore, raw: Raw) -> None:
     """A failed attempt is counted and the row stays pending; the final one marks it failed."""
     await scheduled(store)
     await store.record_slots([decision(CHAT)], NOW)
@@ -137,6 +136,6 @@ async def test_failed_attempts_count_until_the_final_one(store: SqliteStore, db_
     failed = await store.push_for(CHAT.id, DAY)
     assert failed is not None
     assert (failed.status, failed.attempts) == (PushStatus.FAILED, 2)
-    assert peek(db_path, "SELECT last_error, done_at IS NOT NULL FROM daily_pushes") == [
+    assert await raw.peek("SELECT last_error, done_at IS NOT NULL FROM daily_pushes") == [
         ("chat not found", 1)
     ]

@@ -1,4 +1,4 @@
-"""The outbox (`effects`) against a real database file."""
+"""The outbox (`effects`) against a real database, on each engine."""
 
 from __future__ import annotations
 
@@ -11,16 +11,17 @@ from pathlib import Path
 import pytest
 
 from bot.core.model import ChatKind, ChatRef, Effect, EffectKind, NewEffect
+from storage.sql.effects import DUE_EFFECT_CHATS, PENDING_EFFECTS
+from storage.sql.store import SqlStore
 from storage.sqlite import SqliteStore
-from storage.sqlite.effects import DUE_EFFECT_CHATS, PENDING_EFFECTS
-from tests.storage.helpers import count, draft, peek, utc
+from tests.storage.helpers import Raw, draft, postgres_only, postgres_scans, utc
 
 NOW = utc(2026, 12, 2, 9, 30)
 CHAT = ChatRef(-100123, ChatKind.SUPERGROUP, "Study group")
 OTHER = ChatRef(-100456, ChatKind.SUPERGROUP)
 
 
-async def enqueue(store: SqliteStore, *effects: NewEffect, at: datetime = NOW) -> None:
+async def enqueue(store: SqlStore, *effects: NewEffect, at: datetime = NOW) -> None:
     async with store.transaction() as writes:
         for chat in (CHAT, OTHER):
             await writes.upsert_chat(chat, NOW)
@@ -32,10 +33,9 @@ def as_new(effect: Effect) -> NewEffect:
     return NewEffect(**{field.name: getattr(effect, field.name) for field in fields(NewEffect)})
 
 
-def status(path: Path, effect: Effect) -> tuple[object, ...]:
+async def status(raw: Raw, effect: Effect) -> tuple[object, ...]:
     """The row's status, attempts, last error and whether it has a done_at."""
-    [row] = peek(
-        path,
+    [row] = await raw.peek(
         "SELECT status, attempts, last_error, done_at IS NOT NULL FROM effects WHERE id = ?",
         (effect.id,),
     )
@@ -43,7 +43,7 @@ def status(path: Path, effect: Effect) -> tuple[object, ...]:
 
 
 async def test_enqueued_effects_come_back_pending_in_order_with_every_field(
-    store: SqliteStore,
+    store: SqlStore,
 ) -> None:
     """Pending effects of a chat, oldest first, as enqueued, due at once (not_before = now)."""
     async with store.transaction() as writes:
@@ -73,20 +73,18 @@ async def test_enqueued_effects_come_back_pending_in_order_with_every_field(
     assert await store.pending_effects(OTHER.id, 10) == []
 
 
-async def test_every_effect_kind_is_accepted_and_no_other(
-    store: SqliteStore, db_path: Path
-) -> None:
+async def test_every_effect_kind_is_accepted_and_no_other(store: SqlStore, raw: Raw) -> None:
     """The table's CHECK lists exactly the model's EffectKind values."""
     await enqueue(store, *(NewEffect(CHAT.id, kind) for kind in EffectKind))
     assert [e.kind for e in await store.pending_effects(CHAT.id, 20)] == list(EffectKind)
-    with closing(sqlite3.connect(db_path)) as conn, pytest.raises(sqlite3.IntegrityError):
-        conn.execute(
+    with pytest.raises(raw.integrity_error):
+        await raw.execute(
             "INSERT INTO effects (chat_id, kind, not_before, created_at) VALUES (?, 'shout', 0, 0)",
             (CHAT.id,),
         )
 
 
-async def test_due_effect_chats_are_those_with_something_to_try_now(store: SqliteStore) -> None:
+async def test_due_effect_chats_are_those_with_something_to_try_now(store: SqlStore) -> None:
     """Distinct chats with a pending effect whose time has come, the most overdue first."""
     await enqueue(store, NewEffect(OTHER.id, EffectKind.NOTICE, text="hi"))
     await enqueue(
@@ -108,9 +106,7 @@ async def test_due_effect_chats_are_those_with_something_to_try_now(store: Sqlit
     assert await store.due_effect_chats(NOW + timedelta(minutes=1), 10) == [OTHER.id]
 
 
-async def test_done_question_gives_its_ask_the_message_id(
-    store: SqliteStore, db_path: Path
-) -> None:
+async def test_done_question_gives_its_ask_the_message_id(store: SqlStore, raw: Raw) -> None:
     """effect_done marks the effect done (one more attempt); a QUESTION's ask gets the id."""
     async with store.transaction() as writes:
         await writes.upsert_chat(CHAT, NOW)
@@ -123,11 +119,11 @@ async def test_done_question_gives_its_ask_the_message_id(
     stored = await store.get_ask(ask.id)
     assert stored is not None
     assert stored.message_id == 901
-    assert status(db_path, question) == ("done", 1, None, 1)
+    assert await status(raw, question) == ("done", 1, None, 1)
     assert await store.pending_effects(CHAT.id, 10) == []
 
 
-async def test_retry_counts_the_attempt_and_waits(store: SqliteStore, db_path: Path) -> None:
+async def test_retry_counts_the_attempt_and_waits(store: SqlStore, raw: Raw) -> None:
     """effect_retry keeps the effect pending with the error and a later not_before."""
     await enqueue(store, NewEffect(CHAT.id, EffectKind.NOTICE, text="hi"))
     [effect] = await store.pending_effects(CHAT.id, 10)
@@ -135,11 +131,11 @@ async def test_retry_counts_the_attempt_and_waits(store: SqliteStore, db_path: P
     await store.effect_retry(effect, "Too Many Requests", later)
     [again] = await store.pending_effects(CHAT.id, 10)
     assert (again.id, again.attempts, again.not_before) == (effect.id, 1, later)
-    assert status(db_path, effect) == ("pending", 1, "Too Many Requests", 0)
+    assert await status(raw, effect) == ("pending", 1, "Too Many Requests", 0)
 
 
 async def test_failed_effects_are_given_up_on_store_and_in_a_transaction(
-    store: SqliteStore, db_path: Path
+    store: SqlStore, raw: Raw
 ) -> None:
     """effect_failed (either way) marks it failed with the error, counted as an attempt."""
     await enqueue(
@@ -152,12 +148,12 @@ async def test_failed_effects_are_given_up_on_store_and_in_a_transaction(
     async with store.transaction() as writes:
         await writes.effect_failed(second, "message is too long", NOW)
     assert await store.pending_effects(CHAT.id, 10) == []
-    assert status(db_path, first) == ("failed", 1, "Bad Request", 1)
-    assert status(db_path, second) == ("failed", 1, "message is too long", 1)
+    assert await status(raw, first) == ("failed", 1, "Bad Request", 1)
+    assert await status(raw, second) == ("failed", 1, "message is too long", 1)
 
 
 async def test_drop_chat_effects_fails_the_chats_pending_ones_only(
-    store: SqliteStore, db_path: Path
+    store: SqlStore, raw: Raw
 ) -> None:
     """Every pending effect of the chat is failed and counted; done ones and other chats stay."""
     await enqueue(
@@ -171,19 +167,42 @@ async def test_drop_chat_effects_fails_the_chats_pending_ones_only(
     await store.effect_done(done, NOW, 5)
     assert await store.drop_chat_effects(CHAT.id, "bot was kicked", NOW) == 2
     assert await store.drop_chat_effects(CHAT.id, "bot was kicked", NOW) == 0
-    assert count(db_path, "effects", "status = 'failed' AND last_error = 'bot was kicked'") == 2
-    assert status(db_path, done)[0] == "done"
+    assert await raw.count("effects", "status = 'failed' AND last_error = 'bot was kicked'") == 2
+    assert (await status(raw, done))[0] == "done"
     assert len(await store.pending_effects(OTHER.id, 10)) == 1
 
 
 async def test_effect_queries_are_served_by_partial_indexes(db_path: Path) -> None:
-    """A chat's queue and the due chats are read from the partial indexes of pending rows."""
+    """SQLite reads a chat's queue and the due chats from the partial indexes of pending rows."""
     store = await SqliteStore.open(db_path)
     await store.close()
     with closing(sqlite3.connect(db_path)) as conn:
         for sql, params, index in (
             (PENDING_EFFECTS, (1, 10), "effects_pending_by_chat"),
-            (DUE_EFFECT_CHATS, (0, 10), "effects_pending_due"),
+            (DUE_EFFECT_CHATS.sqlite, (0, 10), "effects_pending_due"),
         ):
             plan = " ".join(row[3] for row in conn.execute(f"EXPLAIN QUERY PLAN {sql}", params))
             assert f"INDEX {index}" in plan, plan
+
+
+@postgres_only
+async def test_effect_queries_are_served_by_partial_indexes_on_postgres(raw: Raw) -> None:
+    """PostgreSQL, with the statistics of a busy outbox (most rows done, a few pending due),
+    reads a chat's queue and the due chats from the same partial indexes, in the plan for
+    the given values and in the generic one."""
+    await raw.execute(
+        "INSERT INTO chats (id, kind, created_at) "
+        "SELECT -c, 'supergroup', 0 FROM generate_series(1, 100) AS c"
+    )
+    await raw.execute(
+        "INSERT INTO effects (chat_id, kind, status, not_before, created_at) "
+        "SELECT -(1 + n % 100), 'notice', CASE WHEN n % 50 = 0 THEN 'pending' ELSE 'done' END, "
+        "n, n FROM generate_series(1, 5000) AS n"
+    )
+    await raw.execute("ANALYZE effects")
+    for sql, params, index in (
+        (PENDING_EFFECTS, (-5, 10), "effects_pending_by_chat"),
+        (DUE_EFFECT_CHATS.postgres, (500, 10), "effects_pending_due"),
+    ):
+        scans = await postgres_scans(raw, sql, params)
+        assert scans == {"custom": [index], "generic": [index]}, sql

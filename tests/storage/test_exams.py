@@ -1,9 +1,9 @@
-"""Exams in SQLite: one open per user, presses only while open, submitted once, forgettable."""
+"""Exams on either engine: one open per user, presses only while open, submitted once,
+forgettable."""
 
 from __future__ import annotations
 
 from datetime import timedelta
-from pathlib import Path
 
 from bot.core.model import (
     ChatKind,
@@ -14,8 +14,8 @@ from bot.core.model import (
     ExamItemDraft,
     NewEffect,
 )
-from storage.sqlite import SqliteStore
-from tests.storage.helpers import ALICE, BOB, peek, utc
+from storage.sql.store import SqlStore
+from tests.storage.helpers import ALICE, BOB, Raw, utc
 
 NOW = utc(2026, 12, 2, 9)
 CHAT = ChatRef(ALICE.id, ChatKind.PRIVATE)
@@ -26,7 +26,7 @@ def draft(user_id: int = ALICE.id) -> ExamDraft:
     return ExamDraft(user_id, user_id, "deck", 70, NOW, NOW + timedelta(minutes=5), items)
 
 
-async def open_exam(store: SqliteStore, user_id: int = ALICE.id) -> int:
+async def open_exam(store: SqlStore, user_id: int = ALICE.id) -> int:
     async with store.transaction() as tx:
         await tx.upsert_chat(ChatRef(user_id, ChatKind.PRIVATE), NOW)
         exam = await tx.create_exam(draft(user_id))
@@ -34,7 +34,7 @@ async def open_exam(store: SqliteStore, user_id: int = ALICE.id) -> int:
     return exam.id
 
 
-async def test_a_user_has_one_open_exam_at_a_time(store: SqliteStore) -> None:
+async def test_a_user_has_one_open_exam_at_a_time(store: SqlStore) -> None:
     """A second exam while one is open writes nothing; after submission a new one may start."""
     first = await open_exam(store)
     async with store.transaction() as tx:
@@ -49,7 +49,7 @@ async def test_a_user_has_one_open_exam_at_a_time(store: SqliteStore) -> None:
     assert exam.submitted_by is ExamEnd.USER
 
 
-async def test_presses_write_only_while_the_exam_is_open_and_in_time(store: SqliteStore) -> None:
+async def test_presses_write_only_while_the_exam_is_open_and_in_time(store: SqlStore) -> None:
     """Choices, flags and pages stop at the deadline and at submission; a change overwrites."""
     exam_id = await open_exam(store)
     assert await store.answer_exam(exam_id, 1, 3, NOW)
@@ -76,7 +76,7 @@ async def test_presses_write_only_while_the_exam_is_open_and_in_time(store: Sqli
 
 
 async def test_forgetting_a_user_deletes_their_exams_and_owed_results(
-    store: SqliteStore, db_path: Path
+    store: SqlStore, raw: Raw
 ) -> None:
     """/forgetme takes the exams, their questions and pending result messages; Bob's stay."""
     mine, bobs = await open_exam(store), await open_exam(store, BOB.id)
@@ -86,6 +86,6 @@ async def test_forgetting_a_user_deletes_their_exams_and_owed_results(
     await store.forget_user(ALICE.id, {})
     assert await store.get_exam(mine) is None
     assert await store.exam_items(mine) == []
-    assert peek(db_path, "SELECT count(*) FROM effects WHERE exam_id IS NOT NULL") == [(0,)]
+    assert await raw.count("effects", "exam_id IS NOT NULL") == 0
     assert len(await store.exam_items(bobs)) == 3
-    assert peek(db_path, "PRAGMA foreign_key_check") == []
+    assert await raw.foreign_key_violations() == []

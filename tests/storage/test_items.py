@@ -1,12 +1,13 @@
-"""The item analysis reads against a real database file: first answers, posting times, reports."""
+"""The item analysis reads against a real database (either engine): first answers, posting
+times, reports."""
 
 from __future__ import annotations
 
-import sqlite3
-from contextlib import closing
 from dataclasses import replace
 from datetime import date, timedelta
 from pathlib import Path
+
+import asyncpg
 
 from bot.core.model import (
     Ask,
@@ -21,9 +22,15 @@ from bot.core.model import (
 )
 from bot.core.periods import period_keys
 from bot.core.ports import FirstAnswer
+from storage.postgres.db import PostgresDatabase
+from storage.postgres.migrate import bundled_migrations as postgres_migrations
+from storage.postgres.migrate import migrate
+from storage.postgres.store import PostgresStore
+from storage.sql.store import SqlStore
 from storage.sqlite import SqliteStore
-from storage.sqlite.db import Database, bundled_migrations
-from tests.storage.helpers import ALICE, BOB, CAROL, UTC_ZONE, ask_in, draft, utc
+from storage.sqlite.db import SqliteDatabase as Database
+from storage.sqlite.db import bundled_migrations
+from tests.storage.helpers import ALICE, BOB, CAROL, UTC_ZONE, Raw, ask_in, draft, utc
 
 NOW = utc(2026, 12, 2, 9, 0)
 GROUP = ChatRef(-100123, ChatKind.SUPERGROUP, "Study group")
@@ -31,7 +38,7 @@ OTHER = ChatRef(-100456, ChatKind.SUPERGROUP, "Other group")
 
 
 async def asked(
-    store: SqliteStore,
+    store: SqlStore,
     chat: ChatRef,
     question_id: str,
     at: timedelta,
@@ -45,7 +52,7 @@ async def asked(
 
 
 async def answered(
-    store: SqliteStore, ask: Ask, player: Player, position: int, after: timedelta
+    store: SqlStore, ask: Ask, player: Player, position: int, after: timedelta
 ) -> None:
     """The player presses `position`, `after` the ask was asked."""
     at = ask.asked_at + after
@@ -57,7 +64,7 @@ async def answered(
 
 
 async def test_first_answers_keep_each_users_earliest_answer_across_chats_and_asks(
-    store: SqliteStore,
+    store: SqlStore,
 ) -> None:
     """Alice's first answer to q1 (wrong, in one group) counts; her later right ones in another
     group and in a later ask do not. Rows come by question, then user."""
@@ -90,7 +97,7 @@ async def test_first_answers_keep_each_users_earliest_answer_across_chats_and_as
     assert (found[2].option_order, found[2].position) == ((0, 1, 2, 3), 2)
 
 
-async def test_first_answers_and_answered_decks_keep_decks_apart(store: SqliteStore) -> None:
+async def test_first_answers_and_answered_decks_keep_decks_apart(store: SqlStore) -> None:
     """Answers to another deck's question of the same id are not this deck's; decks with only
     unanswered asks are not listed as answered."""
     mine = await asked(store, GROUP, "q1", timedelta(0))
@@ -104,7 +111,7 @@ async def test_first_answers_and_answered_decks_keep_decks_apart(store: SqliteSt
     assert await store.answered_decks() == ["deck", "other"]
 
 
-async def test_posting_time_comes_from_the_outbox_or_the_daily_ledger(store: SqliteStore) -> None:
+async def test_posting_time_comes_from_the_outbox_or_the_daily_ledger(store: SqlStore) -> None:
     """An ask posted through its QUESTION effect has that effect's done time; a daily ask
     the time its push was sent; an ask with no recorded posting has None."""
     posted = await asked(store, GROUP, "q1", timedelta(0))
@@ -138,21 +145,19 @@ async def test_posting_time_comes_from_the_outbox_or_the_daily_ledger(store: Sql
     }
 
 
-def add_reports(path: Path, ask: Ask, reports: list[tuple[str, str, str]]) -> None:
+async def add_reports(raw: Raw, ask: Ask, reports: list[tuple[str, str, str]]) -> None:
     """Learner reports (deck, question, status) on `ask`, one learner each, as migration 0006
     stores them."""
     rows = [
         (1000 + n, ask.id, deck_id, question_id, status, None if status == "open" else 1)
         for n, (deck_id, question_id, status) in enumerate(reports)
     ]
-    with closing(sqlite3.connect(path)) as conn:
-        conn.executemany(
-            "INSERT INTO reports (user_id, ask_id, deck_id, question_id, question_hash, "
-            "option_order, reason, status, created_at, resolved_at) "
-            "VALUES (?, ?, ?, ?, 'hash', '2,0,3,1', 'unclear', ?, 0, ?)",
-            rows,
-        )
-        conn.commit()
+    await raw.executemany(
+        "INSERT INTO reports (user_id, ask_id, deck_id, question_id, question_hash, "
+        "option_order, reason, status, created_at, resolved_at) "
+        "VALUES (?, ?, ?, ?, 'hash', '2,0,3,1', 'unclear', ?, 0, ?)",
+        rows,
+    )
 
 
 async def test_open_reports_are_none_before_the_reports_table_exists(db_path: Path) -> None:
@@ -165,13 +170,30 @@ async def test_open_reports_are_none_before_the_reports_table_exists(db_path: Pa
         await store.close()
 
 
+async def test_open_reports_are_none_before_the_reports_table_exists_on_postgres(
+    pg_url: str,
+) -> None:
+    """On a PostgreSQL database at schema 5 (no reports table) too: an empty map, no error."""
+    conn = await asyncpg.connect(pg_url)
+    try:
+        await migrate(conn, postgres_migrations()[:5])
+    finally:
+        await conn.close()
+    pool = await asyncpg.create_pool(pg_url, min_size=1, max_size=1)
+    store = PostgresStore(PostgresDatabase(pool, pg_url))
+    try:
+        assert await store.open_reports("deck") == {}
+    finally:
+        await store.close()
+
+
 async def test_open_reports_count_the_decks_open_ones_per_question(
-    store: SqliteStore, db_path: Path
+    store: SqlStore, raw: Raw
 ) -> None:
     """Only open reports of this deck count, grouped by question."""
     ask = await asked(store, GROUP, "q1", timedelta(0))
-    add_reports(
-        db_path,
+    await add_reports(
+        raw,
         ask,
         [
             ("deck", "q1", "open"),

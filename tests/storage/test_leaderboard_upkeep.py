@@ -1,4 +1,5 @@
-"""Keeping period scores right: time zone changes, recounts, and the migration backfill."""
+"""Keeping period scores right on either engine (time zone changes, recounts), and the backfill
+by the SQLite migration."""
 
 from __future__ import annotations
 
@@ -13,11 +14,12 @@ import pytest
 
 from bot.core.model import PeriodKind
 from bot.core.periods import period_keys
+from storage.sql import boards as board_queries
+from storage.sql.rows import to_ms
 from storage.sqlite import SqliteStore
-from storage.sqlite import boards as board_queries
-from storage.sqlite.db import Database, bundled_migrations
-from storage.sqlite.rows import to_ms
-from tests.storage.helpers import ALICE, BOB, CAROL, UTC_ZONE, Boards, peek, utc, zone_bounds
+from storage.sqlite.db import SqliteDatabase as Database
+from storage.sqlite.db import bundled_migrations
+from tests.storage.helpers import ALICE, BOB, CAROL, UTC_ZONE, Boards, Raw, utc, zone_bounds
 
 GROUP = -123
 SUPERGROUP = -100123
@@ -43,8 +45,8 @@ async def test_rebuild_after_a_zone_change_moves_an_answer_to_the_previous_week(
     assert await boards.users_on(GROUP, PeriodKind.WEEK, this_week) == [BOB.id]
     assert await boards.users_on(GROUP, PeriodKind.WEEK, last_week) == [ALICE.id]
     assert await boards.users_on(GROUP, PeriodKind.WEEK, utc_week) == []
-    stored = peek(
-        boards.path, "SELECT week_start, month_start FROM answers WHERE user_id = ?", (ALICE.id,)
+    stored = await boards.raw.peek(
+        "SELECT week_start, month_start FROM answers WHERE user_id = ?", (ALICE.id,)
     )
     assert stored == [(to_ms(last_week), to_ms(utc(2026, 11, 1, 4)))]
     alice = await boards.store.standing(GROUP, PeriodKind.WEEK, last_week, ALICE.id)
@@ -59,11 +61,11 @@ async def test_rebuild_in_the_same_zone_reproduces_what_the_trigger_kept(boards:
     """Recounting a chat from its answers gives exactly the rows the trigger maintained."""
     await boards.random_history(GROUP, BERLIN, seed=1)
     await boards.random_history(SUPERGROUP, UTC_ZONE, seed=2)
-    kept, other = boards.snapshot(GROUP), boards.snapshot(SUPERGROUP)
+    kept, other = await boards.snapshot(GROUP), await boards.snapshot(SUPERGROUP)
     assert len(kept) > 30
     await boards.store.rebuild_chat(GROUP, zone_bounds(BERLIN))
-    assert boards.snapshot(GROUP) == kept
-    assert boards.snapshot(SUPERGROUP) == other
+    assert await boards.snapshot(GROUP) == kept
+    assert await boards.snapshot(SUPERGROUP) == other
 
 
 async def test_rebuild_pages_through_more_answers_than_a_batch(
@@ -72,9 +74,9 @@ async def test_rebuild_pages_through_more_answers_than_a_batch(
     """A chat with more answers than one page is recounted whole, streaks across pages."""
     monkeypatch.setattr(board_queries, "REBUILD_BATCH", 7)
     await boards.random_history(GROUP, NEW_YORK, seed=4)
-    kept = boards.snapshot(GROUP)
+    kept = await boards.snapshot(GROUP)
     await boards.store.rebuild_chat(GROUP, zone_bounds(NEW_YORK))
-    assert boards.snapshot(GROUP) == kept
+    assert await boards.snapshot(GROUP) == kept
 
 
 async def test_migration_backfills_scores_of_existing_answers(db_path: Path) -> None:
@@ -105,17 +107,18 @@ async def test_migration_backfills_scores_of_existing_answers(db_path: Path) -> 
                 )
     store = await SqliteStore.open(db_path)
     try:
-        boards = Boards(store, db_path)
-        for answered_at, week_start, month_start in peek(
-            db_path, "SELECT answered_at, week_start, month_start FROM answers"
+        raw = Raw("sqlite", str(db_path))
+        boards = Boards(store, raw)
+        for answered_at, week_start, month_start in await raw.peek(
+            "SELECT answered_at, week_start, month_start FROM answers"
         ):
             assert isinstance(answered_at, int)
             keys = period_keys(utc(1970, 1, 1) + timedelta(milliseconds=answered_at), UTC_ZONE)
             assert (week_start, month_start) == (to_ms(keys.week_start), to_ms(keys.month_start))
-        backfilled = boards.snapshot(GROUP)
+        backfilled = await boards.snapshot(GROUP)
         assert {row[0] for row in backfilled} == {"week", "month", "all"}
         assert any(isinstance(row[7], int) and row[7] >= 3 for row in backfilled)
         await store.rebuild_chat(GROUP, zone_bounds(UTC_ZONE))
-        assert boards.snapshot(GROUP) == backfilled
+        assert await boards.snapshot(GROUP) == backfilled
     finally:
         await store.close()

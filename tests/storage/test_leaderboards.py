@@ -1,11 +1,12 @@
-"""Board rows and standings on a real database, kept by the trigger on answers."""
+"""Board rows and standings on a real database of either engine, kept by the trigger on
+answers."""
 
 from __future__ import annotations
 
 from datetime import datetime, timedelta
 
 from bot.core.model import EPOCH, BoardRow, PeriodKind, Player
-from tests.storage.helpers import ALICE, BOB, CAROL, DAVE, UTC_ZONE, Boards, peek, utc
+from tests.storage.helpers import ALICE, BOB, CAROL, DAVE, UTC_ZONE, Boards, utc
 
 CHAT = -100123
 OTHER_CHAT = -100456
@@ -93,8 +94,7 @@ async def test_user_with_no_correct_answer_is_behind_everyone_right(boards: Boar
 async def test_standings_agree_with_the_full_board(boards: Boards) -> None:
     """In every period `ahead` counts exactly the better rows, and no row precedes a better one."""
     await boards.random_history(CHAT, UTC_ZONE, seed=7)
-    starts = peek(
-        boards.path,
+    starts = await boards.raw.peek(
         "SELECT DISTINCT period, period_start FROM period_scores WHERE chat_id = ?",
         (CHAT,),
     )

@@ -4,18 +4,17 @@ from __future__ import annotations
 
 from datetime import timedelta
 from functools import partial
-from pathlib import Path
 
 from bot.core.memory import Memory
 from bot.core.periods import period_keys
-from storage.sqlite import SqliteStore
-from tests.storage.helpers import ALICE, UTC_ZONE, count
+from storage.sql.store import SqlStore
+from tests.storage.helpers import ALICE, UTC_ZONE, Raw, open_store
 from tests.storage.test_asks import NOW, group_ask
 
 MEMORY = Memory()
 
 
-async def _group_answer(store: SqliteStore, question_id: str, correct: bool) -> None:
+async def _group_answer(store: SqlStore, question_id: str, correct: bool) -> None:
     ask = await group_ask(store, question_id)
     review = partial(
         MEMORY.review,
@@ -31,7 +30,7 @@ async def _group_answer(store: SqliteStore, question_id: str, correct: bool) -> 
 
 
 async def test_a_group_miss_makes_a_card_due_the_next_day_and_a_right_answer_none(
-    store: SqliteStore,
+    store: SqlStore,
 ) -> None:
     """A miss creates a card (read back at once, before its write is flushed); a right one not."""
     await _group_answer(store, "missed", correct=False)
@@ -43,7 +42,7 @@ async def test_a_group_miss_makes_a_card_due_the_next_day_and_a_right_answer_non
     assert card.lapses == 1
 
 
-async def test_every_first_press_is_logged_with_its_time(store: SqliteStore) -> None:
+async def test_every_first_press_is_logged_with_its_time(store: SqlStore) -> None:
     """The answer's own statement writes the learning log, right or wrong."""
     await _group_answer(store, "missed", correct=False)
     await _group_answer(store, "known", correct=True)
@@ -56,13 +55,13 @@ async def test_every_first_press_is_logged_with_its_time(store: SqliteStore) -> 
 
 
 async def test_card_updates_waiting_to_be_written_survive_a_clean_close(
-    store: SqliteStore, db_path: Path
+    store: SqlStore, raw: Raw, backend: str, database: str
 ) -> None:
     """Closing the store writes the cards still waiting for their batch."""
     await _group_answer(store, "missed", correct=False)
     await store.close()
-    assert count(db_path, "cards") == 1
-    reopened = await SqliteStore.open(db_path)
+    assert await raw.count("cards") == 1
+    reopened = await open_store(backend, database)
     try:
         ask = await group_ask(reopened, "other")
         later = NOW + timedelta(days=1)
@@ -71,7 +70,7 @@ async def test_card_updates_waiting_to_be_written_survive_a_clean_close(
         await reopened.close()
 
 
-async def test_a_second_answer_builds_on_the_card_not_yet_written(store: SqliteStore) -> None:
+async def test_a_second_answer_builds_on_the_card_not_yet_written(store: SqlStore) -> None:
     """Two misses of one question inside one batch: the card counts both."""
     await _group_answer(store, "missed", correct=False)
     await _group_answer(store, "missed", correct=False)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from datetime import date, timedelta
-from pathlib import Path
 from random import Random
 from zoneinfo import ZoneInfo
 
@@ -20,19 +19,17 @@ from bot.core.model import (
     SlotDecision,
 )
 from bot.core.periods import period_keys
-from storage.sqlite import SqliteStore
-from storage.sqlite.moves import CHAT_TABLES
+from storage.sql.moves import CHAT_TABLES
+from storage.sql.store import SqlStore
 from tests.storage.helpers import (
     ALICE,
     BOB,
     CAROL,
     UTC_ZONE,
     Boards,
+    Raw,
     ask_in,
-    chat_tables,
-    count,
     draft,
-    peek,
     utc,
     zone_bounds,
 )
@@ -48,7 +45,7 @@ MOVED = ("asks", "answers", "rounds", "effects")
 
 
 async def history(
-    store: SqliteStore, chat: ChatRef, zone: ZoneInfo, seed: int, days: tuple[date, ...]
+    store: SqlStore, chat: ChatRef, zone: ZoneInfo, seed: int, days: tuple[date, ...]
 ) -> None:
     """Answered questions, a finished and a running round, a schedule with ledger rows and
     their asks, a done and two pending effects: a chat with something in every table."""
@@ -88,61 +85,60 @@ async def history(
     await store.effect_done(first, at, 99)
 
 
-async def old_group(store: SqliteStore) -> None:
+async def old_group(store: SqlStore) -> None:
     await store.upsert_chat(OLD, START)
     await store.set_timezone(OLD.id, "Europe/Berlin")
     await store.set_deck(OLD.id, "capitals")
     await history(store, OLD, BERLIN, seed=9, days=(D1, D2))
 
 
-def rows_of(path: Path, chat_id: int) -> dict[str, int]:
+async def rows_of(raw: Raw, chat_id: int) -> dict[str, int]:
     """How many rows each chat-keyed table has for the chat."""
     return {
-        table: count(path, table, f"{col} = ?", (chat_id,))
-        for table, col in chat_tables(path).items()
+        table: await raw.count(table, f"{col} = ?", (chat_id,))
+        for table, col in (await raw.chat_tables()).items()
     }
 
 
-def dump(path: Path) -> dict[str, list[tuple[object, ...]]]:
-    """Every row of every chat-keyed table and of chats."""
+async def dump(raw: Raw) -> dict[str, list[tuple[object, ...]]]:
+    """Every row of every chat-keyed table and of chats (in an order of their own, not the
+    engine's)."""
     return {
-        table: peek(path, f"SELECT * FROM {table} ORDER BY 1, 2")
-        for table in (*chat_tables(path), "chats")
+        table: sorted(await raw.peek(f"SELECT * FROM {table}"), key=repr)
+        for table in (*await raw.chat_tables(), "chats")
     }
 
 
-async def check_moved(store: SqliteStore, path: Path) -> None:
+async def check_moved(store: SqlStore, raw: Raw) -> None:
     """Nothing is left under the old id, foreign keys hold, the boards equal a recount."""
-    leftovers = {table: n for table, n in rows_of(path, OLD.id).items() if n}
+    leftovers = {table: n for table, n in (await rows_of(raw, OLD.id)).items() if n}
     assert leftovers == {}
     assert await store.chat(OLD.id) is None
-    assert peek(path, "PRAGMA foreign_key_check") == []
-    boards = Boards(store, path)
-    kept = boards.snapshot(NEW.id)
+    assert await raw.foreign_key_violations() == []
+    boards = Boards(store, raw)
+    kept = await boards.snapshot(NEW.id)
     assert kept
     await store.rebuild_chat(NEW.id, BOUNDS)
-    assert boards.snapshot(NEW.id) == kept
+    assert await boards.snapshot(NEW.id) == kept
 
 
-async def test_the_move_knows_every_table_that_refers_to_chats(
-    store: SqliteStore, db_path: Path
-) -> None:
+async def test_the_move_knows_every_table_that_refers_to_chats(store: SqlStore, raw: Raw) -> None:
     """CHAT_TABLES (what move_chat handles) is exactly the set of tables keyed by chat."""
-    assert set(chat_tables(db_path)) == set(CHAT_TABLES)
+    assert set(await raw.chat_tables()) == set(CHAT_TABLES)
 
 
-async def test_migration_first_rekeys_the_chat(store: SqliteStore, db_path: Path) -> None:
+async def test_migration_first_rekeys_the_chat(store: SqlStore, raw: Raw) -> None:
     """The new id is unknown: the chat row takes it and every row goes along, boards as kept."""
     await old_group(store)
-    before, boards = rows_of(db_path, OLD.id), Boards(store, db_path).snapshot(OLD.id)
+    before, boards = await rows_of(raw, OLD.id), await Boards(store, raw).snapshot(OLD.id)
     pending = await store.pending_effects(OLD.id, 10)
     running = await store.running_round(OLD.id)
     assert running is not None
 
     assert await store.move_chat(OLD.id, NEW.id, BOUNDS, NOW)
 
-    assert rows_of(db_path, NEW.id) == before
-    assert Boards(store, db_path).snapshot(NEW.id) == boards
+    assert await rows_of(raw, NEW.id) == before
+    assert await Boards(store, raw).snapshot(NEW.id) == boards
     settings = await store.chat(NEW.id)
     assert settings is not None
     assert (settings.kind, settings.timezone, settings.deck_id) == (
@@ -157,22 +153,22 @@ async def test_migration_first_rekeys_the_chat(store: SqliteStore, db_path: Path
     schedule = await store.schedule(NEW.id)
     assert schedule is not None
     assert schedule.local_time == "09:00"
-    await check_moved(store, db_path)
+    await check_moved(store, raw)
     # The supergroup's own updates arriving afterwards change nothing that moved.
     await store.upsert_chat(NEW, START)
     assert await store.chat(NEW.id) == settings
 
 
-async def test_new_chat_joined_first_with_nothing_else(store: SqliteStore, db_path: Path) -> None:
+async def test_new_chat_joined_first_with_nothing_else(store: SqlStore, raw: Raw) -> None:
     """The bot's join to the supergroup came first: all is merged in, with the old settings."""
     await old_group(store)
     await store.upsert_chat(NEW, START)
-    before = rows_of(db_path, OLD.id)
+    before = await rows_of(raw, OLD.id)
     pending = [e.id for e in await store.pending_effects(OLD.id, 10)]
 
     assert await store.move_chat(OLD.id, NEW.id, BOUNDS, NOW)
 
-    after = rows_of(db_path, NEW.id)
+    after = await rows_of(raw, NEW.id)
     assert {t: after[t] for t in (*MOVED, "daily_schedules", "daily_pushes")} == {
         t: before[t] for t in (*MOVED, "daily_schedules", "daily_pushes")
     }
@@ -186,16 +182,16 @@ async def test_new_chat_joined_first_with_nothing_else(store: SqliteStore, db_pa
     )
     assert [e.id for e in await store.pending_effects(NEW.id, 10)] == pending
     assert await store.running_round(NEW.id) is not None
-    await check_moved(store, db_path)
+    await check_moved(store, raw)
 
 
-async def test_new_chat_with_its_own_history_is_merged(store: SqliteStore, db_path: Path) -> None:
+async def test_new_chat_with_its_own_history_is_merged(store: SqlStore, raw: Raw) -> None:
     """Both chats have history: the new one's settings, schedule, round and days win, all adds."""
     await old_group(store)
     await store.upsert_chat(NEW, START)
     await store.set_deck(NEW.id, "science")
     await history(store, NEW, UTC_ZONE, seed=18, days=(D1, D3))
-    old, new = rows_of(db_path, OLD.id), rows_of(db_path, NEW.id)
+    old, new = await rows_of(raw, OLD.id), await rows_of(raw, NEW.id)
     pending = sorted(
         [e.id for e in await store.pending_effects(OLD.id, 10)]
         + [e.id for e in await store.pending_effects(NEW.id, 10)]
@@ -211,13 +207,13 @@ async def test_new_chat_with_its_own_history_is_merged(store: SqliteStore, db_pa
 
     assert await store.move_chat(OLD.id, NEW.id, BOUNDS, NOW)
 
-    after = rows_of(db_path, NEW.id)
+    after = await rows_of(raw, NEW.id)
     assert {t: after[t] for t in MOVED} == {t: old[t] + new[t] for t in MOVED}
     assert (after["daily_schedules"], after["daily_pushes"]) == (1, 3)
     settings = await store.chat(NEW.id)
     assert settings is not None
     assert (settings.timezone, settings.deck_id) == ("Europe/Berlin", "science")
-    assert peek(db_path, "SELECT title FROM chats WHERE id = ?", (NEW.id,)) == [(NEW.title,)]
+    assert await raw.peek("SELECT title FROM chats WHERE id = ?", (NEW.id,)) == [(NEW.title,)]
     assert await store.running_round(NEW.id) == new_round
     stopped = await store.get_round(old_round.id)
     assert stopped is not None
@@ -239,24 +235,24 @@ async def test_new_chat_with_its_own_history_is_merged(store: SqliteStore, db_pa
     assert dropped_ask.chat_id == NEW.id
     assert [e.id for e in await store.pending_effects(NEW.id, 10)] == pending
     assert await store.due_effect_chats(utc(2030, 1, 1), 10) == [NEW.id]
-    await check_moved(store, db_path)
+    await check_moved(store, raw)
 
 
-async def test_unknown_old_chat_moves_nothing(store: SqliteStore, db_path: Path) -> None:
+async def test_unknown_old_chat_moves_nothing(store: SqlStore, raw: Raw) -> None:
     """A move from a chat that is not known (moved already, or never seen) changes nothing."""
     await store.upsert_chat(NEW, START)
     await history(store, NEW, UTC_ZONE, seed=18, days=(D1,))
-    before = dump(db_path)
+    before = await dump(raw)
     assert not await store.move_chat(OLD.id, NEW.id, BOUNDS, NOW)
     assert not await store.move_chat(NEW.id, NEW.id, BOUNDS, NOW)
-    assert dump(db_path) == before
-    assert rows_of(db_path, OLD.id) == dict.fromkeys(CHAT_TABLES, 0)
-    assert peek(db_path, "PRAGMA foreign_key_check") == []
+    assert await dump(raw) == before
+    assert await rows_of(raw, OLD.id) == dict.fromkeys(CHAT_TABLES, 0)
+    assert await raw.foreign_key_violations() == []
 
 
 @pytest.mark.parametrize("new_known", [False, True], ids=["new-unknown", "new-with-history"])
 async def test_moving_twice_is_a_no_op_the_second_time(
-    store: SqliteStore, db_path: Path, new_known: bool
+    store: SqlStore, raw: Raw, new_known: bool
 ) -> None:
     """Telegram reports a migration in both chats: the second call is False, changes nothing."""
     await old_group(store)
@@ -264,7 +260,7 @@ async def test_moving_twice_is_a_no_op_the_second_time(
         await store.upsert_chat(NEW, START)
         await history(store, NEW, UTC_ZONE, seed=18, days=(D1, D3))
     assert await store.move_chat(OLD.id, NEW.id, BOUNDS, NOW)
-    once = dump(db_path)
+    once = await dump(raw)
     assert not await store.move_chat(OLD.id, NEW.id, BOUNDS, NOW)
-    assert dump(db_path) == once
-    await check_moved(store, db_path)
+    assert await dump(raw) == once
+    await check_moved(store, raw)

@@ -1,5 +1,5 @@
-"""Learner reports against a real database file: the rules the schema enforces, the comment
-phase and its outbox message, listings, and the migration that added them."""
+"""Learner reports against a real database of either engine: the rules the schema enforces, the
+comment phase and its outbox message, listings; and the SQLite migration that added them."""
 
 from __future__ import annotations
 
@@ -21,9 +21,11 @@ from bot.core.model import (
     ReportReason,
     ReportStatus,
 )
+from storage.sql.store import SqlStore
 from storage.sqlite import SqliteStore
-from storage.sqlite.db import Database, bundled_migrations
-from tests.storage.helpers import ask_in, draft, peek, utc
+from storage.sqlite.db import SqliteDatabase as Database
+from storage.sqlite.db import bundled_migrations
+from tests.storage.helpers import Raw, ask_in, draft, utc
 
 NOW = utc(2026, 12, 2, 9, 30)
 LATER = NOW + timedelta(minutes=10)
@@ -47,7 +49,7 @@ def new_report(ask_id: int, user_id: int = 1001, question_id: str = "q1") -> New
     )
 
 
-async def report(store: SqliteStore, draft_: NewReport, *, owed: bool = False) -> Report | None:
+async def report(store: SqlStore, draft_: NewReport, *, owed: bool = False) -> Report | None:
     """Store a report as the core does (ending the user's other comment phase first)."""
     async with store.transaction() as writes:
         await writes.end_comment_phases(draft_.user_id, draft_.created_at)
@@ -59,7 +61,7 @@ async def report(store: SqliteStore, draft_: NewReport, *, owed: bool = False) -
         return created
 
 
-async def test_a_report_round_trips(store: SqliteStore) -> None:
+async def test_a_report_round_trips(store: SqlStore) -> None:
     """A stored report reads back as create_report returned it."""
     ask = await ask_in(store, CHAT, draft(CHAT.id, NOW))
     created = await report(store, new_report(ask.id))
@@ -70,7 +72,7 @@ async def test_a_report_round_trips(store: SqliteStore) -> None:
 
 
 async def test_one_open_report_per_user_and_question_is_a_unique_index(
-    store: SqliteStore, db_path: Path
+    store: SqlStore, raw: Raw
 ) -> None:
     """A second open report is not stored (even written around the store); once the first is
     resolved, the learner may report the question again."""
@@ -78,8 +80,8 @@ async def test_one_open_report_per_user_and_question_is_a_unique_index(
     first = await report(store, new_report(ask.id))
     assert first is not None
     assert await report(store, new_report(ask.id)) is None
-    with closing(sqlite3.connect(db_path)) as conn, pytest.raises(sqlite3.IntegrityError):
-        conn.execute(
+    with pytest.raises(raw.integrity_error):
+        await raw.execute(
             "INSERT INTO reports (user_id, ask_id, deck_id, question_id, question_hash, "
             "option_order, reason, created_at) VALUES (1001, ?, 'deck', 'q1', 'x', '0,1', "
             "'typo', 0)",
@@ -92,9 +94,7 @@ async def test_one_open_report_per_user_and_question_is_a_unique_index(
     assert await store.count_reports_since(1001, NOW) == 3
 
 
-async def test_only_one_report_per_user_waits_for_a_comment(
-    store: SqliteStore, db_path: Path
-) -> None:
+async def test_only_one_report_per_user_waits_for_a_comment(store: SqlStore, raw: Raw) -> None:
     """A new report ends the learner's waiting one; the schema refuses two waiting at once."""
     ask = await ask_in(store, CHAT, draft(CHAT.id, NOW))
     first = await report(store, new_report(ask.id), owed=True)
@@ -106,14 +106,14 @@ async def test_only_one_report_per_user_waits_for_a_comment(
     assert waiting.id == second.id
     assert (await store.get_report(first.id)) == replace(first, comment_until=None)
     # The first one's message is due now; the second one's at its deadline.
-    due = dict(peek(db_path, "SELECT report_id, not_before FROM effects ORDER BY id"))
+    due = {row[0]: row[1] for row in await raw.peek("SELECT report_id, not_before FROM effects")}
     assert due == {first.id: int(NOW.timestamp() * 1000), second.id: int(LATER.timestamp() * 1000)}
-    with closing(sqlite3.connect(db_path)) as conn, pytest.raises(sqlite3.IntegrityError):
-        conn.execute("UPDATE reports SET comment_until = 1 WHERE id = ?", (first.id,))
+    with pytest.raises(raw.integrity_error):
+        await raw.execute("UPDATE reports SET comment_until = 1 WHERE id = ?", (first.id,))
 
 
 async def test_filing_a_report_keeps_its_comment_and_sends_its_message_now(
-    store: SqliteStore, db_path: Path
+    store: SqlStore,
 ) -> None:
     """file_report stores the comment once, ends the phase and makes the message due; a second
     filing changes nothing."""
@@ -134,7 +134,7 @@ async def test_filing_a_report_keeps_its_comment_and_sends_its_message_now(
     assert (effect.kind, effect.report_id) == (EffectKind.REPORT, created.id)
 
 
-async def test_resolving_sets_status_time_and_resolver_once(store: SqliteStore) -> None:
+async def test_resolving_sets_status_time_and_resolver_once(store: SqlStore) -> None:
     """Only an open report is resolved; the first resolution stands."""
     ask = await ask_in(store, CHAT, draft(CHAT.id, NOW))
     created = await report(store, new_report(ask.id))
@@ -153,7 +153,7 @@ async def test_resolving_sets_status_time_and_resolver_once(store: SqliteStore) 
         await store.resolve_report(created.id, ReportStatus.OPEN, 7, LATER)
 
 
-async def test_listings_filter_open_reports_and_decks_newest_first(store: SqliteStore) -> None:
+async def test_listings_filter_open_reports_and_decks_newest_first(store: SqlStore) -> None:
     """`reports()` gives the open ones or all, of one deck or every deck, newest first."""
     ask = await ask_in(store, CHAT, draft(CHAT.id, NOW))
     made = [await report(store, new_report(ask.id, question_id=f"q{n}")) for n in range(3)]
@@ -190,11 +190,12 @@ async def test_the_reports_migration_keeps_every_effect_and_ask(db_path: Path) -
         "id, chat_id, thread_id, kind, ask_id, round_id, user_id, next_asked, message_id, text, "
         "status, attempts, not_before, last_error, created_at, done_at"
     )
-    before = peek(db_path, f"SELECT {columns} FROM effects ORDER BY id")
+    raw = Raw("sqlite", str(db_path))
+    before = await raw.peek(f"SELECT {columns} FROM effects ORDER BY id")
     upgraded = await Database.open(db_path, bundled_migrations()[:6])
     await upgraded.close()
-    assert peek(db_path, f"SELECT {columns} FROM effects ORDER BY id") == before
-    assert peek(db_path, "SELECT report_id FROM effects") == [(None,), (None,)]
+    assert await raw.peek(f"SELECT {columns} FROM effects ORDER BY id") == before
+    assert await raw.peek("SELECT report_id FROM effects") == [(None,), (None,)]
     store = await SqliteStore.open(db_path)
     try:
         ask = await store.get_ask(1)

@@ -2,21 +2,17 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from bot.core.model import ChatKind, ChatRef, RoundEnd
-from storage.sqlite import SqliteStore
-from tests.storage.helpers import ALICE, utc
+from tests.storage.helpers import ALICE, open_store, utc
 
 NOW = utc(2026, 12, 2, 9, 30)
 CHAT = ChatRef(-100123, ChatKind.SUPERGROUP, "Study group")
 
 
-async def test_a_round_keeps_its_topic_and_others_have_none(tmp_path: Path) -> None:
+async def test_a_round_keeps_its_topic_and_others_have_none(backend: str, database: str) -> None:
     """The topic given to start_round comes back from get_round and running_round, also after
     the database is reopened (a restart); a round started without one has None."""
-    path = tmp_path / "topics.sqlite3"
-    store = await SqliteStore.open(path)
+    store = await open_store(backend, database)
     try:
         async with store.transaction() as writes:
             await writes.upsert_chat(CHAT, NOW)
@@ -25,7 +21,7 @@ async def test_a_round_keeps_its_topic_and_others_have_none(tmp_path: Path) -> N
         assert started.topic == "nccl"
     finally:
         await store.close()
-    store = await SqliteStore.open(path)
+    store = await open_store(backend, database)
     try:
         assert await store.get_round(started.id) == started
         assert await store.running_round(CHAT.id) == started

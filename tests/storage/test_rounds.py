@@ -1,4 +1,4 @@
-"""Rounds against a real database file: one running per chat, questions and scores."""
+"""Rounds against a real database of either engine: one running per chat, questions and scores."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from datetime import timedelta
 
 from bot.core.model import AskOrigin, ChatKind, ChatRef, Round, RoundEnd, RoundQuestion
 from bot.core.periods import period_keys
-from storage.sqlite import SqliteStore
+from storage.sql.store import SqlStore
 from tests.storage.helpers import ALICE, BOB, CAROL, UTC_ZONE, draft, utc
 
 NOW = utc(2026, 12, 2, 9, 30)
@@ -15,13 +15,13 @@ OTHER = ChatRef(-100456, ChatKind.SUPERGROUP)
 PERIODS = period_keys(NOW, UTC_ZONE)
 
 
-async def start(store: SqliteStore, chat: ChatRef = CHAT) -> Round | None:
+async def start(store: SqlStore, chat: ChatRef = CHAT) -> Round | None:
     async with store.transaction() as writes:
         await writes.upsert_chat(chat, NOW)
         return await writes.start_round(chat.id, 7, ALICE.id, 3, NOW)
 
 
-async def test_one_running_round_per_chat(store: SqliteStore) -> None:
+async def test_one_running_round_per_chat(store: SqlStore) -> None:
     """A second round in a chat is refused (None) while the first runs; other chats are free."""
     first = await start(store)
     assert first == Round(first.id if first else 0, CHAT.id, 7, ALICE.id, 3, NOW, None)
@@ -31,7 +31,7 @@ async def test_one_running_round_per_chat(store: SqliteStore) -> None:
     assert await store.get_round(first.id if first else 0) == first
 
 
-async def test_a_refused_round_does_not_spoil_the_transaction(store: SqliteStore) -> None:
+async def test_a_refused_round_does_not_spoil_the_transaction(store: SqlStore) -> None:
     """The other writes of a transaction in which start_round returned None still commit."""
     await start(store)
     async with store.transaction() as writes:
@@ -40,7 +40,7 @@ async def test_a_refused_round_does_not_spoil_the_transaction(store: SqliteStore
     assert await store.get_ask(ask.id) == ask
 
 
-async def test_ending_a_round_records_why_once(store: SqliteStore) -> None:
+async def test_ending_a_round_records_why_once(store: SqlStore) -> None:
     """end_round ends a running round with its reason; ending it again reports False."""
     started = await start(store)
     assert started is not None
@@ -55,7 +55,7 @@ async def test_ending_a_round_records_why_once(store: SqliteStore) -> None:
     assert await start(store) is not None
 
 
-async def test_round_questions_scores_and_last_answer(store: SqliteStore) -> None:
+async def test_round_questions_scores_and_last_answer(store: SqlStore) -> None:
     """Per-player questions in order, scores by correct answers then time, the last answer."""
     started = await start(store)
     assert started is not None
@@ -92,5 +92,6 @@ async def test_round_questions_scores_and_last_answer(store: SqliteStore) -> Non
         (ALICE, 2, 3, 30_000),
         (CAROL, 2, 2, 40_000),
     ]
+    assert {type(n) for s in scores for n in (s.correct, s.answered, s.total_ms)} == {int}
     assert [s.player for s in await store.round_scores(started.id, 1)] == [BOB]
     assert await store.round_last_answer_at(started.id) == NOW + timedelta(minutes=2, seconds=20)
