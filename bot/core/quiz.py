@@ -159,11 +159,13 @@ class QuizService:
                 return StillOpen(open_ask)
         draft = await self._asking.draft(chat, thread_id, topic=chosen)
         async with self._store.transaction() as tx:
-            if chat.kind.is_group:  # again, under the write lock: a crowd asks at once
+            # The chat's row first: writing it holds it until the commit, so a crowd asking at
+            # once (on any replica) takes turns here and each sees the question asked before.
+            await tx.upsert_chat(chat, self._clock.now())
+            if chat.kind.is_group:
                 open_ask = await tx.open_quiz_ask(chat.id, thread_id, self._clock.now())
                 if open_ask is not None:
                     return StillOpen(open_ask)
-            await tx.upsert_chat(chat, self._clock.now())
             ask = await self._asking.post(tx, draft)
         return Queued(ask)
 
