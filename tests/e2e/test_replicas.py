@@ -341,3 +341,15 @@ async def test_two_replicas_together_keep_a_group_within_20_messages_a_minute(
     assert len(calls) >= len(topics) + helps > 20  # more than one window's worth
     assert took > window  # ...so they had to wait for it
     assert most_in_window([c.time for c in calls], window) <= 20
+
+
+async def test_a_crowd_sending_quiz_to_both_replicas_at_once_gets_one_question(
+    fake: FakeBotApi, pair: list[Replica]
+) -> None:
+    """Twenty simultaneous /quiz spread over two replicas: one question in the topic."""
+    for member in MEMBERS[:20]:
+        fake.send_message(GROUP, member, "/quiz", thread_id=5)
+    await fake.wait_for_call("sendMessage", lambda c: bool(c.params.get("reply_markup")))
+    await settle(fake, pair)
+    questions = [m for m in fake.bot_messages(GROUP.id) if m.callback_data]
+    assert len(questions) == 1
