@@ -1,0 +1,47 @@
+"""One polling bot on PostgreSQL: the same behaviour as on SQLite where concurrency differs.
+
+(The whole end-to-end suite runs on PostgreSQL with QUIZBOT_TEST_E2E_POSTGRES=1.)
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.app import RunningBot
+from tests.e2e.conftest import ALICE, alice_private
+from tests.e2e.group_helpers import GROUP, MEMBERS, TOPIC
+from tests.fakes import FakeBotApi
+
+
+@pytest.fixture
+def database(pg_migrated_url: str) -> str:
+    return pg_migrated_url
+
+
+async def test_a_crowd_sending_quiz_at_once_gets_one_question_on_postgresql(
+    fake: FakeBotApi, bot: RunningBot
+) -> None:
+    """Twenty /quiz handled concurrently in separate PostgreSQL transactions: one question."""
+    for member in MEMBERS[:20]:
+        fake.send_message(GROUP, member, "/quiz", thread_id=TOPIC)
+    await fake.wait_for_call("sendMessage", lambda c: bool(c.params.get("reply_markup")))
+    await fake.idle()
+    await bot.sender.idle()
+    await fake.idle()
+    questions = [m for m in fake.bot_messages(GROUP.id) if m.callback_data]
+    assert len(questions) == 1
+
+
+async def test_a_private_quiz_is_answered_and_explained_on_postgresql(
+    fake: FakeBotApi, bot: RunningBot
+) -> None:
+    """/quiz, a press and its explanation, with the answer stored in PostgreSQL."""
+    fake.send_message(alice_private(), ALICE, "/quiz")
+    call = await fake.wait_for_call("sendMessage")
+    question = fake.message(ALICE.id, call.result["message_id"])
+    since = len(fake.calls)
+    fake.press_button(alice_private(), ALICE, question.message_id, question.callback_data[0])
+    explanation = await fake.wait_for_call("sendMessage", since=since)
+    assert "💡" in explanation.params["text"] or "Correct" in explanation.params["text"]
+    stats = await bot.store.user_stats(ALICE.id, ALICE.id)
+    assert stats.answered == 1
