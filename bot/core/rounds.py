@@ -144,6 +144,9 @@ class RoundService:
         explained = (await self._asks.round_asks(round_id))[-1:]
         now = self._clock.now()
         async with self._store.transaction() as tx:
+            # The chat's row first: a second Next ▶ handled at the same moment (another
+            # replica, another connection) waits for this commit and then sees the question.
+            await tx.upsert_chat(chat, now)
             if await tx.round_asked(round_id) != asked:
                 return RoundOver()
             ask = await self._asking.post(tx, step.draft)

@@ -45,3 +45,26 @@ async def test_a_private_quiz_is_answered_and_explained_on_postgresql(
     assert "💡" in explanation.params["text"] or "Correct" in explanation.params["text"]
     stats = await bot.store.user_stats(ALICE.id, ALICE.id)
     assert stats.answered == 1
+
+
+async def test_next_pressed_twice_at_once_asks_one_question_on_postgresql(
+    fake: FakeBotApi, bot: RunningBot
+) -> None:
+    """Two presses of one Next ▶ handled concurrently on PostgreSQL ask one question."""
+    fake.send_message(alice_private(), ALICE, "/quiz 5")
+    call = await fake.wait_for_call("sendMessage")
+    question = fake.message(ALICE.id, call.result["message_id"])
+    query = fake.press_button(
+        alice_private(), ALICE, question.message_id, question.callback_data[0]
+    )
+    await fake.callback_answer(query)
+    reply_call = await fake.wait_for_call("sendMessage", count=2)
+    reply = fake.message(ALICE.id, reply_call.result["message_id"])
+    data = reply.button("Next")
+    presses = [fake.press_button(alice_private(), ALICE, reply.message_id, data) for _ in "ab"]
+    for press in presses:
+        await fake.callback_answer(press)
+    await fake.idle()
+    await bot.sender.idle()
+    await fake.idle()
+    assert len(fake.calls_to("sendMessage")) == 3
