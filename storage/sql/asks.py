@@ -12,7 +12,6 @@ from storage.sql.base import StoreBase
 from storage.sql.rows import from_ms, to_ms
 from storage.sql.writes import OPEN_QUIZ_ASK
 
-
 _ASKED = ", ".join(f"k.{column.strip()}" for column in rows.ASK_COLUMNS.split(","))
 _ANSWERED_AFTER = (
     f"SELECT {_ASKED}, n.last FROM (SELECT ask_id, max(id) AS last FROM "
