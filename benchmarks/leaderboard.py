@@ -19,13 +19,14 @@ from datetime import UTC, datetime, timedelta
 from functools import partial
 from pathlib import Path
 from random import Random
+from typing import Any
 from zoneinfo import ZoneInfo
 
 from bot.core.model import PeriodKind
 from bot.core.periods import period_range, period_start
+from storage.sql.rows import from_ms, to_ms
 from storage.sqlite import SqliteStore
-from storage.sqlite.db import Database
-from storage.sqlite.rows import from_ms, to_ms
+from storage.sqlite.db import SqliteDatabase as Database
 
 NOW = datetime(2026, 11, 29, 20, 0, tzinfo=UTC)  # a Sunday evening: the week is nearly full
 SPAN = timedelta(days=365)
@@ -172,38 +173,44 @@ async def measure(path: Path, chat_id: int, repeat: int) -> None:
     db = await Database.open(path)
     boards = await SqliteStore.open(path)
     try:
-        row = await db.fetch_one("SELECT timezone FROM chats WHERE id = ?", (chat_id,))
-        zone = ZoneInfo(row[0] if row and row[0] else "UTC")
-        size = await db.fetch_one(
-            "SELECT count(*), count(DISTINCT user_id) FROM answers WHERE chat_id = ?", (chat_id,)
-        )
-        assert size is not None
-        print(
-            f"largest chat: {size[0]:,} answers, {size[1]:,} members, {zone.key}; "
-            f"now = {NOW:%Y-%m-%d %H:%M} UTC"
-        )
-        print(f"{'call':<28}{'board rows':>11}{'viewer rank':>13}{'p50 ms':>9}{'p99 ms':>9}")
-        for kind in PeriodKind:
-            start = period_start(kind, NOW, zone)
-            # The last-ranked user: the worst case for counting who is ahead of the viewer.
-            full = await boards.top(chat_id, kind, start, 1_000_000)
-            viewer = full[-1].player.id
-            standing = await boards.standing(chat_id, kind, start, viewer)
-            assert standing is not None
-            rank = standing.ahead + 1
-            board = partial(_board, boards, chat_id, kind, start, viewer)
-            p50, p99 = await _timed(board, repeat)
-            label = f"top {kind.value} + viewer"
-            print(f"{label:<28}{len(full):>11}{rank:>13}{p50:>9.2f}{p99:>9.2f}")
-
-        week_start = period_start(PeriodKind.WEEK, NOW, zone)
-        summary = partial(_summary, boards, chat_id, viewer, week_start)
-        p50, p99 = await _timed(summary, repeat)
-        print(f"{'player_summary (/me)':<28}{'':>11}{rank:>13}{p50:>9.2f}{p99:>9.2f}")
-        await check_against_rebuild(db, boards, chat_id, zone)
+        await measure_on(db, boards, chat_id, repeat)
     finally:
         await boards.close()
         await db.close()
+
+
+async def measure_on(db: Any, boards: Any, chat_id: int, repeat: int) -> None:
+    """Time the boards of `chat_id` through `boards` (a SqliteStore or PostgresStore); `db`
+    runs the two set-up reads and the recount check (its `?` placeholders work on both)."""
+    row = await db.fetch_one("SELECT timezone FROM chats WHERE id = ?", (chat_id,))
+    zone = ZoneInfo(row[0] if row and row[0] else "UTC")
+    size = await db.fetch_one(
+        "SELECT count(*), count(DISTINCT user_id) FROM answers WHERE chat_id = ?", (chat_id,)
+    )
+    assert size is not None
+    print(
+        f"largest chat: {size[0]:,} answers, {size[1]:,} members, {zone.key}; "
+        f"now = {NOW:%Y-%m-%d %H:%M} UTC"
+    )
+    print(f"{'call':<28}{'board rows':>11}{'viewer rank':>13}{'p50 ms':>9}{'p99 ms':>9}")
+    for kind in PeriodKind:
+        start = period_start(kind, NOW, zone)
+        # The last-ranked user: the worst case for counting who is ahead of the viewer.
+        full = await boards.top(chat_id, kind, start, 1_000_000)
+        viewer = full[-1].player.id
+        standing = await boards.standing(chat_id, kind, start, viewer)
+        assert standing is not None
+        rank = standing.ahead + 1
+        board = partial(_board, boards, chat_id, kind, start, viewer)
+        p50, p99 = await _timed(board, repeat)
+        label = f"top {kind.value} + viewer"
+        print(f"{label:<28}{len(full):>11}{rank:>13}{p50:>9.2f}{p99:>9.2f}")
+
+    week_start = period_start(PeriodKind.WEEK, NOW, zone)
+    summary = partial(_summary, boards, chat_id, viewer, week_start)
+    p50, p99 = await _timed(summary, repeat)
+    print(f"{'player_summary (/me)':<28}{'':>11}{rank:>13}{p50:>9.2f}{p99:>9.2f}")
+    await check_against_rebuild(db, boards, chat_id, zone)
 
 
 async def _board(
@@ -234,7 +241,18 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--db", type=Path, help="database file to create (default: a temp dir)")
     parser.add_argument("--repeat", type=int, default=500, help="timed calls per board")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--database",
+        choices=("sqlite", "postgres"),
+        default="sqlite",
+        help="postgres: a throwaway PostgreSQL server (or $QUIZBOT_TEST_PG_DSN), filled by COPY",
+    )
     args = parser.parse_args(argv)
+    if args.database == "postgres":
+        from benchmarks.leaderboard_pg import run
+
+        run(args.answers, args.chats, args.seed, args.repeat)
+        return
     with tempfile.TemporaryDirectory(prefix="quizbot-bench-") as scratch:
         path: Path = args.db or Path(scratch) / "bench.sqlite3"
         if path.exists():
