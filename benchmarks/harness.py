@@ -150,7 +150,7 @@ def bot_settings(
     ``extra`` are more ``Settings`` fields (e.g. quiz_open_seconds)."""
     return Settings(
         telegram_bot_token=token,  # type: ignore[arg-type]
-        database=database,
+        database=str(database),
         api_base_url=url,  # type: ignore[arg-type]
         rate_limit_scale=scale,
         _env_file=None,

@@ -31,6 +31,10 @@ class ReplicaStore(Protocol):
 
     async def release_chat(self, chat_id: int, replica: str) -> None: ...
 
+    async def release_dead_claims(self, alive_after: datetime) -> int:
+        """Drop the chat claims of replicas not seen after `alive_after`; how many."""
+        ...
+
     async def claim_pushes(
         self, replica: str, now: datetime, until: datetime, limit: int
     ) -> list[Push]:

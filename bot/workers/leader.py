@@ -14,6 +14,7 @@ import logging
 import os
 import secrets
 import socket
+from collections import deque
 from collections.abc import Awaitable, Callable
 from datetime import timedelta
 
@@ -29,6 +30,9 @@ BEAT_SECONDS = 1.0
 ALIVE_FOR = timedelta(seconds=3)
 # A chat's send claim lasts this long; the sender renews it while it works the chat.
 CHAT_LEASE = timedelta(seconds=30)
+# After a replica is gone, its sends still count in Telegram's windows for up to a minute (a
+# group's window): the others keep their smaller share that long before taking its part.
+SHARE_MEMORY_SECONDS = 60.0
 
 
 def replica_name() -> str:
@@ -75,6 +79,7 @@ class LeaderLoop:
         self._leadership, self._replicas, self._limiter = leadership, replicas, limiter
         self._clock, self._lead, self._follow = clock, lead, follow
         self.leading = False
+        self._counts: deque[tuple[float, int]] = deque()  # (when, replicas alive)
         self._task: asyncio.Task[None] | None = None
         self.changed = asyncio.Event()  # set on every change of leadership (tests wait on it)
 
@@ -101,7 +106,7 @@ class LeaderLoop:
         except Exception:
             log.exception("heartbeat failed")
         else:
-            self._limiter.set_share(alive)
+            self._limiter.set_share(self._share(now.timestamp(), alive))
         holds = await self._leadership.hold()
         if holds and not self.leading:
             log.info("replica %s is now the leader", self.replica)
@@ -112,6 +117,21 @@ class LeaderLoop:
         elif not holds and self.leading:
             log.warning("replica %s is no longer the leader", self.replica)
             await self._step_down()
+        if self.leading:
+            # A replica that died while sending a chat's messages leaves its claim behind.
+            try:
+                await self._replicas.release_dead_claims(now - ALIVE_FOR)
+            except Exception:
+                log.exception("releasing dead replicas' claims failed")
+
+    def _share(self, moment: float, alive: int) -> int:
+        """The most replicas alive in the last minute: a newcomer shrinks the share at once,
+        a departure grows it only once its sends have left Telegram's windows."""
+        counts = self._counts
+        counts.append((moment, alive))
+        while counts and counts[0][0] < moment - SHARE_MEMORY_SECONDS:
+            counts.popleft()
+        return max(n for _, n in counts)
 
     async def _step_down(self) -> None:
         self.leading = False

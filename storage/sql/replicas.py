@@ -37,6 +37,9 @@ _CLAIM_PUSHES = (
 CLAIM_PUSHES = Variants(
     _CLAIM_PUSHES.format(lock=""), _CLAIM_PUSHES.format(lock=" FOR UPDATE SKIP LOCKED")
 )
+_RELEASE_DEAD_CHATS = (
+    "DELETE FROM chat_claims WHERE owner NOT IN (SELECT id FROM replicas WHERE seen_at > ?)"
+)
 _RELEASE_PUSHES = (
     "UPDATE daily_pushes SET claimed_by = NULL, claim_until = NULL "
     "WHERE status = 'pending' AND claimed_by IS NOT NULL AND claimed_by <> ?"
@@ -72,6 +75,11 @@ class ReplicaQueries(StoreBase):
         pushes = [rows.push(row) for row in found]
         pushes.sort(key=lambda push: (push.slot_at, push.chat_id))  # RETURNING keeps no order
         return pushes
+
+    async def release_dead_claims(self, alive_after: datetime) -> int:
+        """Drop the chat claims of replicas not seen after `alive_after` (they died holding
+        them); how many."""
+        return await self._db.execute(_RELEASE_DEAD_CHATS, (to_ms(alive_after),))
 
     async def release_push_claims(self, keep: str) -> int:
         return await self._db.execute(_RELEASE_PUSHES, (keep,))

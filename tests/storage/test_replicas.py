@@ -128,3 +128,15 @@ async def test_one_leader_at_a_time_and_the_next_takes_over_when_it_dies(
     finally:
         await first.resign()
         await second.resign()
+
+
+async def test_the_chat_claims_of_a_replica_that_died_are_released(store: SqlStore) -> None:
+    """Claims held by replicas not seen lately go; a live replica's claims stay."""
+    until = NOW + timedelta(seconds=30)
+    await store.heartbeat("dead", NOW - timedelta(seconds=10), NOW)
+    await store.heartbeat("alive", NOW, NOW)
+    assert await store.claim_chat(-1, "dead", NOW, until)
+    assert await store.claim_chat(-2, "alive", NOW, until)
+    assert await store.release_dead_claims(NOW - timedelta(seconds=3)) == 1
+    assert await store.claim_chat(-1, "alive", NOW, until)
+    assert not await store.claim_chat(-2, "other", NOW, until)
