@@ -15,15 +15,18 @@ import asyncpg
 
 from storage.copy_model import Table, TableCopy, quote
 from storage.copy_source import batches
+from storage.sql.boards import ACCURACY
+from storage.sql.conn import Variants
 
 # How a leaderboard ranks its rows: the ORDER BY of storage.sql.boards.TOP (a test checks it).
-BOARD_ORDER = (
-    "s.correct DESC, s.correct * 1.0 / s.answered DESC, s.reached_at NULLS LAST, s.user_id"
+_ORDER = "s.correct DESC, {accuracy} DESC, s.reached_at NULLS LAST, s.user_id"
+BOARD_ORDER = Variants(
+    _ORDER.format(accuracy=ACCURACY.sqlite), _ORDER.format(accuracy=ACCURACY.postgres)
 )
 _BOARDS = (
     "SELECT s.chat_id, s.period, s.period_start, s.user_id, s.correct, s.answered, "
     "s.reached_at, s.streak, s.best_streak FROM period_scores AS s "
-    f"ORDER BY s.chat_id, s.period, s.period_start, {BOARD_ORDER}"
+    "ORDER BY s.chat_id, s.period, s.period_start, {order}"
 )
 DIFFERENCES_SHOWN = 5
 
@@ -53,9 +56,9 @@ async def compare_boards(
     place = 0
     differing: set[tuple[Any, ...]] = set()
     # SQLite sorts the whole table before the first row: in a thread.
-    ranked = await asyncio.to_thread(source.execute, _BOARDS)
+    ranked = await asyncio.to_thread(source.execute, _BOARDS.format(order=BOARD_ORDER.sqlite))
     async with conn.transaction(isolation="repeatable_read", readonly=True):
-        theirs = _pg_rows(conn, _BOARDS, batch_rows)
+        theirs = _pg_rows(conn, _BOARDS.format(order=BOARD_ORDER.postgres), batch_rows)
         ours = _sqlite_rows(ranked, batch_rows)
         async with aclosing(theirs), aclosing(ours):
             while True:

@@ -512,8 +512,8 @@ async def test_what_is_not_a_quizbot_file_or_a_postgres_url_is_refused(
 
 def test_the_check_ranks_boards_with_the_boards_own_order() -> None:
     """The ORDER BY the copy checks the boards with is the one the leaderboards use."""
-    assert f"ORDER BY {BOARD_ORDER} LIMIT ?" in TOP.sqlite
-    assert f"ORDER BY {BOARD_ORDER} LIMIT ?" in TOP.postgres
+    assert f"ORDER BY {BOARD_ORDER.sqlite} LIMIT ?" in TOP.sqlite
+    assert f"ORDER BY {BOARD_ORDER.postgres} LIMIT ?" in TOP.postgres
 
 
 def test_a_printed_url_hides_its_password() -> None:
