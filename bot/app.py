@@ -6,21 +6,16 @@ from __future__ import annotations
 import asyncio
 import gc
 import logging
-import os
 from collections.abc import AsyncIterator, Mapping
 from contextlib import AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass
 from datetime import timedelta
 from pathlib import Path
 from random import Random
-from typing import Any
 from zoneinfo import ZoneInfo
 
-from telegram import LinkPreviewOptions
-from telegram.constants import ParseMode
-from telegram.ext import Application, Defaults
-
 from bot import metrics, render
+from bot.application import App, build_application, initialized
 from bot.config import Settings
 from bot.core.boards import BoardService
 from bot.core.catalog import Catalog
@@ -52,7 +47,6 @@ from bot.handlers.review import ReviewHandlers
 from bot.handlers.settings import SettingsHandlers
 from bot.handlers.throttle import CommandThrottle, OncePer
 from bot.handlers.topics import TopicHandlers
-from bot.http import AiohttpRequest
 from bot.ratelimit import SlidingWindowRateLimiter
 from bot.runners import runner_for
 from bot.workers.daily_sender import DailySender
@@ -84,13 +78,6 @@ __all__ = [
 
 log = logging.getLogger(__name__)
 
-# Updates are handled concurrently (many members press at once in a group); the HTTP pool is
-# sized to match so that answers do not queue for a connection.
-CONCURRENT_UPDATES = 128
-HTTP_POOL_SIZE = 64
-
-App = Application[Any, Any, Any, Any, Any, Any]
-
 
 @dataclass(frozen=True)
 class RunningBot:
@@ -112,51 +99,6 @@ async def open_store(settings: Settings, *, pool_size: int | None = None) -> Sql
             settings.database, pool_size=pool_size or settings.database_pool_size
         )
     return await SqliteStore.open(settings.sqlite_path())
-
-
-def build_application(settings: Settings) -> tuple[App, list[AiohttpRequest]]:
-    if settings.telegram_bot_token is None:
-        raise ValueError("TELEGRAM_BOT_TOKEN is not set")
-    # PTB 22 warns on every RetryAfter unless durations are timedeltas; it reads this per call.
-    os.environ.setdefault("PTB_TIMEDELTA", "1")
-    requests = [
-        AiohttpRequest(connection_pool_size=HTTP_POOL_SIZE),
-        AiohttpRequest(connection_pool_size=1),
-    ]
-    app = (
-        Application.builder()
-        .token(settings.telegram_bot_token.get_secret_value())
-        .base_url(settings.bot_api_base_url())
-        .base_file_url(settings.bot_api_file_url())
-        .defaults(
-            Defaults(
-                parse_mode=ParseMode.HTML,
-                link_preview_options=LinkPreviewOptions(is_disabled=True),
-            )
-        )
-        .request(requests[0])
-        .get_updates_request(requests[1])
-        .concurrent_updates(CONCURRENT_UPDATES)
-        .rate_limiter(SlidingWindowRateLimiter(scale=settings.rate_limit_scale))
-        .build()
-    )
-    return app, requests
-
-
-@asynccontextmanager
-async def initialized(app: App, requests: list[AiohttpRequest]) -> AsyncIterator[None]:
-    """`async with app`, but the HTTP sessions are closed even when start-up fails (PTB skips
-    its shutdown when initialize() raised, e.g. with no network)."""
-    try:
-        await app.initialize()
-    except BaseException:
-        for request in requests:
-            await request.shutdown()
-        raise
-    try:
-        yield
-    finally:
-        await app.shutdown()
 
 
 @asynccontextmanager
