@@ -155,6 +155,10 @@ async def running_bot(
         claims = StoreChatClaims(store, replica, clock) if replicated else None
         sender = Sender(delivery, app.bot, live, claims)
         live_answers = LiveAnswers(store, clock)
+        leaders: list[LeaderLoop] = []  # the leader loop, once started (replicas only)
+
+        def counts_here() -> bool:
+            return not replicated or any(loop.leading for loop in leaders)
 
         async def live_from_database() -> set[int]:
             # Replicas: the leader marks the questions any replica recorded answers to.
@@ -183,7 +187,7 @@ async def running_bot(
         handlers = Handlers(
             commands=commands,
             settings=SettingsHandlers(daily, chats, catalog, throttle),
-            answers=AnswerHandlers(quiz, rounds, sender, None if replicated else live),
+            answers=AnswerHandlers(quiz, rounds, sender, live, counts_here),
             events=ChatEventHandlers(chats, sender),
             reports=ReportHandlers(reports, sender, greet=commands.help, other=commands.other),
             forget=ForgetHandlers(ForgetService(store, chats)),
@@ -236,6 +240,7 @@ async def running_bot(
                 lead=lead,
                 follow=follow,
             )
+            leaders.append(leader)
             await leader.check()
             leader.start()
             stack.push_async_callback(leader.stop)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 
 from telegram import CallbackQuery, Update
 from telegram.error import BadRequest
@@ -31,12 +32,19 @@ async def _tell(query: CallbackQuery, text: str | None = None, *, show_alert: bo
 
 class AnswerHandlers:
     def __init__(
-        self, quiz: QuizService, rounds: RoundService, sender: Sender, live: LiveCounts | None
+        self,
+        quiz: QuizService,
+        rounds: RoundService,
+        sender: Sender,
+        live: LiveCounts,
+        counts_here: Callable[[], bool] = lambda: True,
     ) -> None:
         self._quiz = quiz
         self._rounds = rounds
         self._sender = sender
         self._live = live
+        # Replicas: only the leader keeps live counts (from every replica's answers).
+        self._counts_here = counts_here
 
     async def on_press(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         query = update.callback_query
@@ -76,8 +84,7 @@ class AnswerHandlers:
                 await _tell(
                     query, render_group.answer_alert(question, ask, answer.correct), show_alert=True
                 )
-                # Replicas: the leader keeps the counts, from the answers in the database.
-                if self._live is not None and self._live.answered(ask):
+                if self._counts_here() and self._live.answered(ask):
                     self._sender.kick(chat_id)
             case Recorded(ask=ask, answer=answer):
                 self._sender.kick(chat_id)  # the marked question and the explanation are owed
