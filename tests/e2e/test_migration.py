@@ -21,6 +21,11 @@ async def _history_in_the_old_group(fake: FakeBotApi, bot: RunningBot, clock: Fa
     fake.set_admins(OLD.id, [ADMIN.id])
     fake.send_message(OLD, ADMIN, "/daily 10:00 UTC")
     fake.send_message(OLD, ADMIN, "/quiz 3")
+    # The two commands are handled concurrently: wait for the question itself, not for a
+    # quiet moment (which a slow handler may leave before it asks).
+    await fake.wait_until(
+        lambda: any(m.callback_data for m in fake.bot_messages(OLD.id)), 5.0, what="the question"
+    )
     await bot.sender.idle()
     await fake.idle()
     (question,) = [m for m in fake.bot_messages(OLD.id) if m.callback_data]
