@@ -12,8 +12,8 @@ import pytest
 from storage.sqlite.lock import DatabaseInUseError, ProcessLock
 
 HOLD = (
-    "import sys, time; from pathlib import Path; from storage.sqlite.lock import ProcessLock; "
-    "ProcessLock(Path(sys.argv[1])).acquire(); print('held', flush=True); time.sleep(60)"
+    "import sys; from pathlib import Path; from storage.sqlite.lock import ProcessLock; "
+    "ProcessLock(Path(sys.argv[1])).acquire(); print('held', flush=True); sys.stdin.read()"
 )
 
 
@@ -23,7 +23,10 @@ def test_a_second_process_on_the_same_file_is_refused_with_the_holders_pid(
     """While one process holds the file, another gets a clear error naming it and PostgreSQL."""
     database = tmp_path / "quiz.sqlite3"
     holder = subprocess.Popen(
-        [sys.executable, "-c", HOLD, str(database)], stdout=subprocess.PIPE, text=True
+        [sys.executable, "-c", HOLD, str(database)],
+        stdin=subprocess.PIPE,  # the holder waits on it until it is killed
+        stdout=subprocess.PIPE,
+        text=True,
     )
     try:
         assert holder.stdout is not None
@@ -33,8 +36,9 @@ def test_a_second_process_on_the_same_file_is_refused_with_the_holders_pid(
     finally:
         holder.kill()
         holder.wait()
-        if holder.stdout is not None:
-            holder.stdout.close()
+        for stream in (holder.stdin, holder.stdout):
+            if stream is not None:
+                stream.close()
     lock = ProcessLock(database)  # the kernel dropped the dead holder's lock
     lock.acquire()
     lock.release()
