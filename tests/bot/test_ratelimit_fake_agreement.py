@@ -53,17 +53,17 @@ def test_fake_factor_shortens_the_private_window() -> None:
 @pytest.mark.parametrize("scale", [1, 10])
 async def test_limiter_never_draws_a_429_from_the_fakes_model(scale: int) -> None:
     """Bursts to private chats, groups and @usernames in all classes, with latency: no 429."""
-    time = FakeTime()
-    limits = RateLimits(factor=scale, clock=time.clock)
-    limiter = SlidingWindowRateLimiter(scale=scale, clock=time.clock, sleep=time.sleep)
+    fake_time = FakeTime()
+    limits = RateLimits(factor=scale, clock=fake_time.clock)
+    limiter = SlidingWindowRateLimiter(scale=scale, clock=fake_time.clock, sleep=fake_time.sleep)
     latency = 0.05 / scale
 
     async def send(chat_id: int | str, cls: str | None) -> None:
         async def callback(*args: Any, **kwargs: Any) -> bool:
-            await time.sleep(latency / 2)  # the server counts it somewhere in between
+            await fake_time.sleep(latency / 2)  # the server counts it somewhere in between
             if retry := limits.check(chat_id, is_group=isinstance(chat_id, int) and chat_id < 0):
                 raise RetryAfter(timedelta(seconds=retry))
-            await time.sleep(latency / 2)
+            await fake_time.sleep(latency / 2)
             return True
 
         args = {cls: True} if cls else None
@@ -74,7 +74,7 @@ async def test_limiter_never_draws_a_429_from_the_fakes_model(scale: int) -> Non
     classes = [None, "bulk", "droppable"]
     chats: list[int | str] = [*range(1, 6), *range(-5, 0), "@channel"]
     sends = [send(chat, classes[i % 3]) for i in range(40) for chat in chats]
-    await time.run(*sends)
+    await fake_time.run(*sends)
     assert limits.rejected == 0
     await limiter.shutdown()
 
