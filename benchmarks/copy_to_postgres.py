@@ -24,7 +24,7 @@ import asyncpg
 
 from benchmarks.leaderboard import NOW, ZONES, create, fill
 from bot.core.model import PeriodKind
-from bot.core.periods import period_start
+from bot.core.rules.periods import period_start
 from storage.copy import CopyReport, copy_sqlite_to_postgres
 from storage.postgres.store import PostgresStore
 from storage.sqlite import SqliteStore

@@ -23,7 +23,7 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from bot.core.model import PeriodKind
-from bot.core.periods import period_range, period_start
+from bot.core.rules.periods import period_range, period_start
 from storage.sql.rows import from_ms, to_ms
 from storage.sqlite import SqliteStore
 from storage.sqlite.db import SqliteDatabase as Database

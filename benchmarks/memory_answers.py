@@ -25,9 +25,9 @@ from zoneinfo import ZoneInfo
 from bot.app import catalog_of
 from bot.core.chats import ChatService
 from bot.core.clock import SystemClock
-from bot.core.memory import Memory
-from bot.core.memory_ports import MemoryWrites
+from bot.core.memory.scheduling import Memory
 from bot.core.model import Ask, Card, ChatKind, ChatRef, LearnSource, Player
+from bot.core.ports.memory import MemoryWrites
 from bot.core.quiz import Asking, Queued, QuizConfig, QuizService
 from content.loader import DEFAULT_CONTENT_DIR, load_decks
 from storage.sqlite import SqliteStore

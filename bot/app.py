@@ -14,7 +14,7 @@ from pathlib import Path
 from random import Random
 from zoneinfo import ZoneInfo
 
-from bot import metrics, render
+from bot import metrics
 from bot.application import App, build_application, initialized
 from bot.config import Settings
 from bot.core.boards import BoardService
@@ -24,18 +24,18 @@ from bot.core.clock import Clock, SystemClock
 from bot.core.closing import Closer
 from bot.core.daily import DailyService
 from bot.core.delivery import Delivery
-from bot.core.exams import ExamService
+from bot.core.exams.service import ExamService
 from bot.core.forget import ForgetService
-from bot.core.item_analysis import DeckFigures
-from bot.core.item_review import ItemReview
+from bot.core.items.analysis import DeckFigures
+from bot.core.items.review import ItemReview
 from bot.core.live import LiveAnswers
-from bot.core.memory import Memory
+from bot.core.memory.review import ReviewService
+from bot.core.memory.scheduling import Memory
 from bot.core.model import Report
 from bot.core.quiz import Asking, QuizConfig, QuizService
-from bot.core.reports import ReportService, list_reports
-from bot.core.review import ReviewService
+from bot.core.reports.service import ReportService, list_reports
 from bot.core.rounds import RoundService
-from bot.core.topic_service import TopicService
+from bot.core.topics import TopicService
 from bot.handlers import Handlers, register_handlers
 from bot.handlers.answers import AnswerHandlers
 from bot.handlers.chat_events import ChatEventHandlers
@@ -47,8 +47,9 @@ from bot.handlers.review import ReviewHandlers
 from bot.handlers.settings import SettingsHandlers
 from bot.handlers.throttle import CommandThrottle, OncePer
 from bot.handlers.topics import TopicHandlers
-from bot.ratelimit import SlidingWindowRateLimiter
+from bot.render import questions as render
 from bot.runners import runner_for
+from bot.transport.ratelimit import SlidingWindowRateLimiter
 from bot.workers.daily_sender import DailySender
 from bot.workers.leader import LeaderLoop, StoreChatClaims, replica_name
 from bot.workers.live_count import LiveCounts

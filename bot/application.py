@@ -13,8 +13,8 @@ from telegram.constants import ParseMode
 from telegram.ext import Application, Defaults
 
 from bot.config import Settings
-from bot.http import AiohttpRequest
-from bot.ratelimit import SlidingWindowRateLimiter
+from bot.transport.ratelimit import SlidingWindowRateLimiter
+from bot.transport.request import AiohttpRequest
 
 # Updates are handled concurrently (many members press at once in a group); the HTTP pool is
 # sized to match so that answers do not queue for a connection.

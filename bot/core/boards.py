@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from bot.core.chats import ChatService
 from bot.core.clock import Clock
-from bot.core.leaderboard import Leaderboard, PlayerSummary, entry, ranked
 from bot.core.model import PeriodKind, UserStats
-from bot.core.periods import period_start
 from bot.core.ports import AskStore, BoardStore
+from bot.core.rules.periods import period_start
+from bot.core.rules.ranking import Leaderboard, PlayerSummary, entry, ranked
 
 TOP = 10
 

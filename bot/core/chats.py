@@ -8,8 +8,8 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from bot.core.catalog import Catalog
 from bot.core.clock import Clock
 from bot.core.model import ChatKind, ChatRef, ChatSettings, PeriodKind
-from bot.core.periods import period_range
 from bot.core.ports import BoardStore, ChatStore, PeriodBounds
+from bot.core.rules.periods import period_range
 from content.models import Deck
 
 

@@ -13,7 +13,7 @@ from bot.core.clock import Clock
 from bot.core.model import Ask, AskOrigin, ChatRef, Push, PushStatus, Schedule, SlotDecision
 from bot.core.ports import DailyStore, MemoryStore
 from bot.core.quiz import Asking
-from bot.core.schedule import Slot, latest_slot, next_slot
+from bot.core.rules.schedule import Slot, latest_slot, next_slot
 from content.models import Question
 
 log = logging.getLogger(__name__)

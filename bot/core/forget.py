@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bot.core.chats import ChatService, bounds_in
-from bot.core.memory_ports import ForgetStore, PeriodBounds
+from bot.core.ports import ForgetStore, PeriodBounds
 
 
 class ForgetService:

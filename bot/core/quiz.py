@@ -10,7 +10,8 @@ from random import Random
 from bot.core.catalog import Catalog
 from bot.core.chats import ChatService
 from bot.core.clock import Clock
-from bot.core.memory import Memory
+from bot.core.memory.plan import next_review_question
+from bot.core.memory.scheduling import Memory
 from bot.core.model import (
     Ask,
     AskDraft,
@@ -22,12 +23,18 @@ from bot.core.model import (
     Round,
     RoundEnd,
 )
-from bot.core.periods import period_keys
 from bot.core.ports import AskStore, MemoryStore, RoundStore, Store, Writes
-from bot.core.review_plan import next_review_question
-from bot.core.scoring import AlreadyAnswered, AnswerResult, Invalid, Recorded, TooLate, is_correct
-from bot.core.selection import next_question, shuffled_option_order
-from bot.core.topics import NoSuchTopic, resolve_topic
+from bot.core.rules.mastery import NoSuchTopic, resolve_topic
+from bot.core.rules.periods import period_keys
+from bot.core.rules.scoring import (
+    AlreadyAnswered,
+    AnswerResult,
+    Invalid,
+    Recorded,
+    TooLate,
+    is_correct,
+)
+from bot.core.rules.selection import next_question, shuffled_option_order
 
 
 @dataclass(frozen=True)

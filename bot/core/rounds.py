@@ -9,6 +9,7 @@ from datetime import datetime, timedelta
 from bot.core.catalog import Catalog
 from bot.core.chats import ChatService
 from bot.core.clock import Clock
+from bot.core.memory.plan import next_review_question
 from bot.core.model import (
     AskDraft,
     AskOrigin,
@@ -21,8 +22,7 @@ from bot.core.model import (
 )
 from bot.core.ports import AskStore, MemoryStore, RoundStore, Store, Writes
 from bot.core.quiz import Asking, Queued
-from bot.core.review_plan import next_review_question
-from bot.core.topics import NoSuchTopic, resolve_topic, topic_size
+from bot.core.rules.mastery import NoSuchTopic, resolve_topic, topic_size
 from content.models import Question
 
 MAX_ROUND = 20

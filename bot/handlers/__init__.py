@@ -17,29 +17,24 @@ from telegram.ext import (
 )
 
 from bot import metrics
-from bot.callback_data import REPORT_DATA
-from bot.exam_callback import EXAM_DATA
+from bot.callback_data import EXAM_DATA, FORGET_DATA, QUIZ_ME_DATA, REPORT_DATA
+from bot.callback_data.links import REVIEW_PAYLOAD, start_pattern
 from bot.handlers.answers import AnswerHandlers
 from bot.handlers.chat_events import ChatEventHandlers
 from bot.handlers.commands import CommandHandlers
 from bot.handlers.errors import log_error
 from bot.handlers.exams import ExamHandlers
-from bot.handlers.forget import FORGET_DATA, ForgetHandlers
+from bot.handlers.forget import ForgetHandlers
 from bot.handlers.reports import ReportHandlers
 from bot.handlers.review import ReviewHandlers
 from bot.handlers.settings import SettingsHandlers
 from bot.handlers.topics import TopicHandlers
-from bot.render_review import QUIZ_ME_DATA, REVIEW_LINK_PAYLOAD
 
 # Commands run from new messages only: an edited `/quiz` must not ask a second question.
 NEW_MESSAGES = filters.UpdateType.MESSAGE
 # Whatever else a user writes to the bot in private gets a hint instead of silence.
 PRIVATE_OTHER = filters.ChatType.PRIVATE & NEW_MESSAGES & ~filters.StatusUpdate.ALL
-REVIEW_LINK = (
-    NEW_MESSAGES
-    & filters.ChatType.PRIVATE
-    & filters.Regex(rf"^/start(@\w+)?\s+{REVIEW_LINK_PAYLOAD}\s*$")
-)
+REVIEW_LINK = NEW_MESSAGES & filters.ChatType.PRIVATE & filters.Regex(start_pattern(REVIEW_PAYLOAD))
 # Plain text in private may be the comment of a learner's report (else it gets the hint too).
 PRIVATE_TEXT = filters.ChatType.PRIVATE & NEW_MESSAGES & filters.TEXT & ~filters.COMMAND
 
@@ -84,7 +79,7 @@ def register_handlers(app: Application[Any, Any, Any, Any, Any, Any], handlers: 
         app.add_handler(CommandHandler("exam", handlers.exams.exam, filters=NEW_MESSAGES))
         app.add_handler(CallbackQueryHandler(handlers.exams.on_press, pattern=EXAM_DATA))
     app.add_handler(CallbackQueryHandler(handlers.reports.on_press, pattern=REPORT_DATA))
-    app.add_handler(CallbackQueryHandler(handlers.review.quiz_me, pattern=f"^{QUIZ_ME_DATA}$"))
+    app.add_handler(CallbackQueryHandler(handlers.review.quiz_me, pattern=QUIZ_ME_DATA))
     app.add_handler(CallbackQueryHandler(handlers.forget.on_press, pattern=FORGET_DATA))
     app.add_handler(CallbackQueryHandler(handlers.answers.on_press))
     app.add_handler(MessageHandler(PRIVATE_TEXT, handlers.reports.on_text))

@@ -9,12 +9,15 @@ from telegram import CallbackQuery, Update
 from telegram.error import BadRequest
 from telegram.ext import ContextTypes
 
-from bot import metrics, render, render_group, render_rounds
+from bot import metrics
 from bot.callback_data import NextButton, parse_answer_button, parse_next_button
 from bot.core.quiz import QuizService
 from bot.core.rounds import RoundOver, RoundService
-from bot.core.scoring import AlreadyAnswered, Invalid, Recorded, TooLate
+from bot.core.rules.scoring import AlreadyAnswered, Invalid, Recorded, TooLate
 from bot.handlers.common import chat_ref, player
+from bot.render import group as render_group
+from bot.render import questions as render
+from bot.render import rounds as render_rounds
 from bot.workers.live_count import LiveCounts
 from bot.workers.sender import Sender
 

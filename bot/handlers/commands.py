@@ -6,14 +6,13 @@ from telegram import Message, Update
 from telegram.constants import ChatType
 from telegram.ext import ContextTypes
 
-from bot import render, render_boards, render_rounds, render_topics
 from bot.core.boards import BoardService
 from bot.core.chats import ChatService
 from bot.core.daily import DailyService
 from bot.core.quiz import Queued, QuizService, StillOpen
 from bot.core.rounds import NoRound, NotAllowed, RoundRunning, RoundService
-from bot.core.topic_service import TopicService
-from bot.core.topics import NoSuchTopic
+from bot.core.rules.mastery import NoSuchTopic
+from bot.core.topics import TopicService
 from bot.handlers.admin import ADMINS_ONLY, may_change_settings
 from bot.handlers.common import chat_ref, player, reply, thread_of
 from bot.handlers.throttle import SLOW_DOWN, CommandThrottle, OncePer, Verdict
@@ -25,6 +24,10 @@ from bot.parsing import (
     parse_quiz,
     parse_timezone,
 )
+from bot.render import boards as render_boards
+from bot.render import questions as render
+from bot.render import rounds as render_rounds
+from bot.render import topics as render_topics
 from bot.workers.sender import Sender
 
 

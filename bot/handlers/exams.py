@@ -14,8 +14,8 @@ from telegram.constants import ChatType
 from telegram.error import BadRequest
 from telegram.ext import ContextTypes
 
-from bot import render_exam
-from bot.core.exam_actions import (
+from bot.callback_data.exams import parse_exam_button
+from bot.core.exams.actions import (
     ConfirmFinish,
     InProgress,
     MissShown,
@@ -27,14 +27,14 @@ from bot.core.exam_actions import (
     Started,
     Submitted,
 )
-from bot.core.exam_draw import SizeOutOfRange
-from bot.core.exams import ExamService
-from bot.exam_callback import parse_exam_button
+from bot.core.exams.draw import SizeOutOfRange
+from bot.core.exams.service import ExamService
 from bot.handlers.commands import allowed
 from bot.handlers.common import chat_ref, reply
 from bot.handlers.throttle import CommandThrottle
 from bot.parsing import Usage, arguments_of
-from bot.parsing_exam import parse_exam
+from bot.parsing.exams import parse_exam
+from bot.render import exams as render_exam
 from bot.workers.sender import Sender
 
 log = logging.getLogger(__name__)

@@ -12,7 +12,6 @@ from telegram.constants import ChatType
 from telegram.error import BadRequest
 from telegram.ext import ContextTypes
 
-from bot import render_reports
 from bot.callback_data import (
     ReasonButton,
     ReportButton,
@@ -20,8 +19,9 @@ from bot.callback_data import (
     SkipCommentButton,
     parse_report_data,
 )
+from bot.callback_data.links import parse_report_link
 from bot.core.model import ReportStatus
-from bot.core.reports import (
+from bot.core.reports.service import (
     AlreadyFiled,
     AlreadyReported,
     AlreadyResolved,
@@ -41,7 +41,8 @@ from bot.core.reports import (
 from bot.handlers.admin import is_chat_admin
 from bot.handlers.common import player, reply
 from bot.parsing import arguments_of
-from bot.report_input import clean_comment, parse_start_payload
+from bot.parsing.reports import clean_comment
+from bot.render import reports as render_reports
 from bot.workers.sender import Sender
 
 log = logging.getLogger(__name__)
@@ -99,7 +100,7 @@ class ReportHandlers:
         message, user = update.effective_message, update.effective_user
         link = None
         if message is not None and message.chat.type == ChatType.PRIVATE:
-            link = parse_start_payload(arguments_of(message.text or ""))
+            link = parse_report_link(arguments_of(message.text or ""))
         if message is None or user is None or link is None:
             await self._greet(update, context)
             return

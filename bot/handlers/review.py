@@ -6,11 +6,12 @@ from telegram import Update
 from telegram.constants import ChatType
 from telegram.ext import ContextTypes
 
-from bot import render_review, render_rounds
+from bot.core.memory.review import NothingDue, ReviewService
 from bot.core.quiz import QuizService
-from bot.core.review import NothingDue, ReviewService
 from bot.core.rounds import RoundRunning
 from bot.handlers.common import chat_ref, reply, thread_of
+from bot.render import review as render_review
+from bot.render import rounds as render_rounds
 from bot.workers.sender import Sender
 
 

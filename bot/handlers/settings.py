@@ -5,7 +5,6 @@ from __future__ import annotations
 from telegram import Update
 from telegram.ext import ContextTypes
 
-from bot import render_daily
 from bot.core.catalog import Catalog
 from bot.core.chats import ChatService
 from bot.core.daily import DailyService
@@ -14,6 +13,7 @@ from bot.handlers.commands import allowed
 from bot.handlers.common import chat_ref, reply
 from bot.handlers.throttle import CommandThrottle
 from bot.parsing import DailyOff, ListDecks, ShowDaily, Usage, arguments_of, parse_daily, parse_deck
+from bot.render import settings as render_daily
 
 
 class SettingsHandlers:

@@ -6,11 +6,11 @@ from telegram import Update
 from telegram.constants import ChatType
 from telegram.ext import ContextTypes
 
-from bot import render_topics
-from bot.core.topic_service import TopicService
+from bot.core.topics import TopicService
 from bot.handlers.commands import allowed
 from bot.handlers.common import player, reply
 from bot.handlers.throttle import CommandThrottle
+from bot.render import topics as render_topics
 
 
 class TopicHandlers:

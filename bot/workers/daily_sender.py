@@ -19,9 +19,11 @@ from typing import Any
 from telegram.error import ChatMigrated, Forbidden, RetryAfter, TelegramError
 from telegram.ext import ExtBot
 
-from bot import metrics, render, render_group
+from bot import metrics
 from bot.core.daily import DailyAsk, DailyService
 from bot.core.model import Push
+from bot.render import group as render_group
+from bot.render import questions as render
 
 log = logging.getLogger(__name__)
 

@@ -9,8 +9,8 @@ from telegram import Message, ReplyParameters
 from telegram.error import BadRequest
 from telegram.ext import ExtBot
 
-from bot import render_exam
 from bot.core.delivery import ShowExamResult
+from bot.render import exams as render_exam
 
 log = logging.getLogger(__name__)
 

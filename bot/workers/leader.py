@@ -20,8 +20,8 @@ from datetime import timedelta
 
 from bot import metrics
 from bot.core.clock import Clock
-from bot.core.replica_ports import Leadership, ReplicaStore
-from bot.ratelimit import SlidingWindowRateLimiter
+from bot.core.ports.replicas import Leadership, ReplicaStore
+from bot.transport.ratelimit import SlidingWindowRateLimiter
 
 log = logging.getLogger(__name__)
 

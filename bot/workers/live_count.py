@@ -19,10 +19,11 @@ from typing import Any
 from telegram.error import TelegramError
 from telegram.ext import ExtBot
 
-from bot import render, render_group
 from bot.core.delivery import LiveView
 from bot.core.model import Ask
-from bot.ratelimit import RequestDropped
+from bot.render import group as render_group
+from bot.render import questions as render
+from bot.transport.ratelimit import RequestDropped
 
 log = logging.getLogger(__name__)
 

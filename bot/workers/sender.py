@@ -27,7 +27,7 @@ from telegram.error import (
 )
 from telegram.ext import ExtBot
 
-from bot import metrics, render, render_group, render_reports, render_rounds
+from bot import metrics
 from bot.callback_data import NextButton
 from bot.core.delivery import (
     Delivery,
@@ -42,7 +42,11 @@ from bot.core.delivery import (
     ShowReveal,
     ShowSummary,
 )
-from bot.ratelimit import RequestDropped
+from bot.render import group as render_group
+from bot.render import questions as render
+from bot.render import reports as render_reports
+from bot.render import rounds as render_rounds
+from bot.transport.ratelimit import RequestDropped
 from bot.workers.exam_result import send_exam_result
 from bot.workers.live_count import DROPPABLE, LiveCounts
 

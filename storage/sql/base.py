@@ -10,8 +10,8 @@ from contextlib import asynccontextmanager
 
 from bot.core.model import Card
 from storage.sql.conn import Database
-from storage.sql.memory_writes import SAVE_CARD, card_params
 from storage.sql.writes import SqlWrites
+from storage.sql.writes.memory import SAVE_CARD, card_params
 
 log = logging.getLogger(__name__)
 

@@ -6,8 +6,8 @@ from datetime import datetime
 
 from bot.core.model import Exam, ExamItem
 from storage.sql.base import StoreBase
-from storage.sql.exam_writes import EXAM_COLUMNS, EXAM_ITEMS, exam_of, item_of
 from storage.sql.rows import to_ms
+from storage.sql.writes.exams import EXAM_COLUMNS, EXAM_ITEMS, exam_of, item_of
 
 _GET = f"SELECT {EXAM_COLUMNS} FROM exams WHERE id = ?"
 # Served by the partial UNIQUE index exams_one_open_per_user.

@@ -6,8 +6,8 @@ from datetime import datetime
 
 from bot.core.model import LEECH_LAPSES, Card, Learned
 from storage.sql.base import StoreBase
-from storage.sql.memory_writes import CARD_COLUMNS, card_of
 from storage.sql.rows import from_ms, to_ms
+from storage.sql.writes.memory import CARD_COLUMNS, card_of
 
 # All served by the cards_due index (user_id, deck_id, due).
 _DUE = (

@@ -1,5 +1,5 @@
 """Replicas on one database: heartbeats, a chat's send claim, and daily pushes claimed with
-a lease (`bot.core.replica_ports`)."""
+a lease (`bot.core.ports.replicas`)."""
 
 from __future__ import annotations
 

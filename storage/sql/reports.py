@@ -7,8 +7,8 @@ from datetime import datetime
 from bot.core.model import Report, ReportReason, ReportStatus
 from storage.sql.base import StoreBase
 from storage.sql.conn import Row
-from storage.sql.report_writes import COUNT_SINCE
 from storage.sql.rows import from_ms, optional_ms, to_ms
+from storage.sql.writes.reports import COUNT_SINCE
 
 REPORT_COLUMNS = (
     "id, user_id, ask_id, deck_id, question_id, question_hash, option_order, chosen, reason, "

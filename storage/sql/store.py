@@ -19,7 +19,7 @@ from storage.sql.rounds import RoundQueries
 
 if TYPE_CHECKING:
     from bot.core import ports
-    from bot.core.replica_ports import ReplicaStore
+    from bot.core.ports.replicas import ReplicaStore
     from storage.sql.writes import SqlWrites
 
 

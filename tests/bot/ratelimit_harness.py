@@ -9,7 +9,7 @@ from collections.abc import Awaitable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.ratelimit import SlidingWindowRateLimiter
+from bot.transport.ratelimit import SlidingWindowRateLimiter
 
 ALL = object()
 

@@ -8,9 +8,9 @@ import pytest
 
 from bot.app import catalog_of
 from bot.core.model import Ask, AskOrigin, Tally
-from bot.render import explanation_message
-from bot.render_group import reveal_message
-from bot.text import utf16_len
+from bot.render.group import reveal_message
+from bot.render.questions import explanation_message
+from bot.render.text import utf16_len
 from content.loader import DeckError
 from content.models import Deck, Question
 

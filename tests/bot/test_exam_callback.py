@@ -7,7 +7,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from bot.callback_data import MAX_CALLBACK_BYTES, parse_answer_button, parse_report_data
-from bot.core.exam_actions import (
+from bot.callback_data.exams import EXAM_DATA, ExamButton, parse_exam_button
+from bot.core.exams.actions import (
     Choose,
     ExamAction,
     Finish,
@@ -18,7 +19,6 @@ from bot.core.exam_actions import (
     ShowMiss,
     ShowResult,
 )
-from bot.exam_callback import EXAM_DATA, ExamButton, parse_exam_button
 
 ANY_TEXT = st.text(alphabet=st.characters(codec=None), max_size=200)
 IDS = st.integers(1, 10**18 - 1)

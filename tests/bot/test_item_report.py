@@ -9,10 +9,10 @@ from html.parser import HTMLParser
 
 import pytest
 
-from bot.core.item_analysis import DeckFigures, Item, analyse
+from bot.core.items.analysis import DeckFigures, Item, analyse
 from bot.core.ports import FirstAnswer
-from bot.item_report import duration, render_csv, render_text
-from bot.item_report_html import render_html
+from bot.render.items.html import render_html
+from bot.render.items.text import duration, render_csv, render_text
 
 T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 SCRIPT = '<script>alert("x")</script> & which one?'

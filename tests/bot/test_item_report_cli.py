@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from bot.__main__ import main
+from bot.cli.main import main
 from storage.sqlite import SqliteStore
 from tests.bot.test_item_report import Page
 from tests.core.item_sim import DECK_ID, sim_deck, simulate

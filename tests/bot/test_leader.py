@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bot.ratelimit import SlidingWindowRateLimiter
+from bot.transport.ratelimit import SlidingWindowRateLimiter
 from bot.workers.leader import LeaderLoop
 from storage.sqlite import SqliteStore
 from tests.fakes.clock import FakeClock

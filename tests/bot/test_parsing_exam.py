@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from bot.parsing import Usage
-from bot.parsing_exam import EXAM_USAGE, TOO_BIG, ExamRequest, parse_exam
+from bot.parsing.exams import EXAM_USAGE, TOO_BIG, ExamRequest, parse_exam
 from tests.fakes import parse_html
 
 

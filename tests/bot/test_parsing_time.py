@@ -167,7 +167,7 @@ def test_daily_times_round_trip(
 @settings(max_examples=200)
 @given(st.text(alphabet="0123456789:²٣９", max_size=6))
 def test_time_of_day_agrees_with_the_schedule_parser(word: str) -> None:
-    """parse_time_of_day accepts exactly what bot.core.schedule.parse_local_time accepts."""
-    from bot.core.schedule import parse_local_time
+    """parse_time_of_day accepts exactly what bot.core.rules.schedule.parse_local_time accepts."""
+    from bot.core.rules.schedule import parse_local_time
 
     assert parse_time_of_day(word) == parse_local_time(word)

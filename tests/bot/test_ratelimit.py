@@ -9,8 +9,8 @@ import pytest
 from telegram.error import RetryAfter
 from telegram.ext import ApplicationBuilder
 
-from bot.http import AiohttpRequest
-from bot.ratelimit import SlidingWindowRateLimiter
+from bot.transport.ratelimit import SlidingWindowRateLimiter
+from bot.transport.request import AiohttpRequest
 from tests.bot.ratelimit_harness import FakeTime, Harness, busiest
 from tests.fakes import FakeBotApi, RateLimits
 

@@ -8,7 +8,7 @@ from datetime import timedelta
 import pytest
 from telegram.error import RetryAfter, TelegramError
 
-from bot.ratelimit import RequestDropped
+from bot.transport.ratelimit import RequestDropped
 from tests.bot.ratelimit_harness import Harness
 
 

@@ -11,8 +11,8 @@ import pytest
 from telegram.error import RetryAfter
 from telegram.ext import ApplicationBuilder
 
-from bot.http import AiohttpRequest
-from bot.ratelimit import RequestDropped, SlidingWindowRateLimiter
+from bot.transport.ratelimit import RequestDropped, SlidingWindowRateLimiter
+from bot.transport.request import AiohttpRequest
 from tests.bot.ratelimit_harness import FakeTime
 from tests.fakes import FakeBotApi, RateLimits
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.ratelimit_windows import divided
+from bot.transport.ratelimit.windows import divided
 from tests.bot.ratelimit_harness import Harness, busiest
 
 GROUP = -100123

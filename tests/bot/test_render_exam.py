@@ -6,9 +6,9 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from bot.core.exam_views import ExamResult, ExamView, MissView
+from bot.core.exams.views import ExamResult, ExamView, MissView
 from bot.core.model import Exam, ExamEnd, ExamItem
-from bot.render_exam import exam_keyboard, exam_message, minutes_left, miss_message, result_message
+from bot.render.exams import exam_keyboard, exam_message, minutes_left, miss_message, result_message
 from content.loader import DEFAULT_CONTENT_DIR, load_decks
 from content.models import Deck, Question
 from tests.fakes import parse_html, utf16_len

@@ -9,8 +9,8 @@ from hypothesis import strategies as st
 
 from bot.core.model import Round
 from bot.core.rounds import RoundSummary
-from bot.render_rounds import MESSAGE_LIMIT, explanation_with_summary, private_summary
-from bot.text import utf16_len
+from bot.render.rounds import MESSAGE_LIMIT, explanation_with_summary, private_summary
+from bot.render.text import utf16_len
 from content.models import Question
 
 START = datetime(2026, 12, 3, 12, 0, tzinfo=UTC)

@@ -1,4 +1,4 @@
-"""Topic texts (bot.render_topics): aligned bars, escaped names, within Telegram's limit."""
+"""Topic texts (bot.render.topics): aligned bars, escaped names, within Telegram's limit."""
 
 from __future__ import annotations
 
@@ -8,9 +8,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bot.core.model import Card, Learned, UserStats
-from bot.core.topic_service import PrivateMe
-from bot.core.topics import Mastery, mastery_of, resolve_topic
-from bot.render_topics import (
+from bot.core.rules.mastery import Mastery, mastery_of, resolve_topic
+from bot.core.topics import PrivateMe
+from bot.render.text import utf16_len
+from bot.render.topics import (
     MESSAGE_LIMIT,
     bar,
     mastery_block,
@@ -18,7 +19,6 @@ from bot.render_topics import (
     private_me_message,
     topics_message,
 )
-from bot.text import utf16_len
 from tests.core.test_topics import topic_deck
 from tests.fakes.html import parse_html
 

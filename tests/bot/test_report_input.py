@@ -9,14 +9,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.report_input import (
-    COMMENT_LIMIT,
-    START_PARAMETER_LIMIT,
-    ReportLink,
-    clean_comment,
-    parse_start_payload,
-    report_url,
-)
+from bot.callback_data.links import START_PARAMETER_LIMIT, ReportLink, link_url, parse_report_link
+from bot.parsing.reports import COMMENT_LIMIT, clean_comment
 
 # Any code point, lone surrogates included (st.characters leaves them out by default).
 ANY_CHAR = st.characters(codec=None, exclude_categories=()) | st.integers(0xD800, 0xDFFF).map(chr)
@@ -27,7 +21,7 @@ TELEGRAM_START_PARAMETER = re.compile(r"[A-Za-z0-9_-]{1,64}")
 @given(ANY_TEXT)
 def test_any_start_argument_is_a_report_link_or_none(arguments: str) -> None:
     """Whatever follows /start, the parser returns a well-formed link or None, never an error."""
-    link = parse_start_payload(arguments)
+    link = parse_report_link(arguments)
     assert link is None or 1 <= link.ask_id < 10**18
 
 
@@ -38,8 +32,8 @@ def test_report_links_round_trip_within_telegrams_start_parameter(ask_id: int, p
     payload = link.payload()
     assert TELEGRAM_START_PARAMETER.fullmatch(payload)
     assert len(payload) <= START_PARAMETER_LIMIT
-    assert parse_start_payload(f"{pad}{payload}{pad}") == link
-    assert report_url("quiz_bot", link) == f"https://t.me/quiz_bot?start={payload}"
+    assert parse_report_link(f"{pad}{payload}{pad}") == link
+    assert link_url("quiz_bot", link) == f"https://t.me/quiz_bot?start={payload}"
 
 
 @pytest.mark.parametrize(
@@ -63,7 +57,7 @@ def test_report_links_round_trip_within_telegrams_start_parameter(ask_id: int, p
 )
 def test_anything_but_a_report_link_is_not_one(arguments: str) -> None:
     """Lookalike digits, leading zeros, extra words and other payloads are not report links."""
-    assert parse_start_payload(arguments) is None
+    assert parse_report_link(arguments) is None
 
 
 @given(ANY_TEXT)

@@ -1,4 +1,4 @@
-"""Repeating user text in HTML replies: bot.text.shorten, visible and echo."""
+"""Repeating user text in HTML replies: bot.render.text.shorten, visible and echo."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.text import ECHO_LIMIT, echo, shorten, visible
+from bot.render.text import ECHO_LIMIT, echo, shorten, visible
 
 # Any code point, lone surrogates included (st.characters leaves them out by default).
 ANY_CHAR = st.characters(codec=None, exclude_categories=()) | st.integers(0xD800, 0xDFFF).map(chr)

@@ -5,8 +5,8 @@ from typing import Any
 
 import pytest
 
-from bot.__main__ import main
-from content.checker import strict_problems
+from bot.cli.main import main
+from content.checks import strict_problems
 from content.loader import DEFAULT_CONTENT_DIR
 from tests.content.builders import clean_questions, deck, question, write
 

@@ -5,9 +5,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-from bot.__main__ import main
-from content.csv_import import CsvImportError, deck_data, parse_csv_deck, read_csv_deck
-from content.importer import dump_yaml
+from bot.cli.main import main
+from content.formats.practice_test import dump_yaml
+from content.formats.spreadsheet import CsvImportError, deck_data, parse_csv_deck, read_csv_deck
 from content.loader import load_deck
 from content.models import Deck
 

@@ -7,8 +7,8 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from content.csv_import import CsvImportError, deck_data, parse_csv_deck
-from content.importer import dump_yaml, slugify
+from content.formats.practice_test import dump_yaml, slugify
+from content.formats.spreadsheet import CsvImportError, deck_data, parse_csv_deck
 from content.models import Deck
 
 

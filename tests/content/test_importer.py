@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from content.importer import (
+from content.formats.practice_test import (
     PracticeTestFormatError,
     parse_practice_test,
     slugify,

@@ -4,10 +4,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from content.duplicates import NEAR_DUPLICATE, Stem, similarity
+from content.checks.duplicates import NEAR_DUPLICATE, Stem, similarity
+from content.checks.similarity import first_sentence, key_words, option_key, stem
+from content.checks.tells import tail_probability
 from content.models import Question
-from content.similarity import first_sentence, key_words, option_key, stem
-from content.tells import tail_probability
 
 
 def stem_of(text: str, answer: str = "A") -> Stem:

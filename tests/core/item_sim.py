@@ -23,7 +23,7 @@ from datetime import UTC, datetime, timedelta
 from random import Random
 
 from bot.core.model import AskDraft, AskOrigin, ChatKind, ChatRef, Player
-from bot.core.periods import period_keys
+from bot.core.rules.periods import period_keys
 from content.models import Deck, Question
 from storage.sqlite import SqliteStore
 

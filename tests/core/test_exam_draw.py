@@ -11,7 +11,7 @@ from random import Random
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.core.exam_draw import SizeOutOfRange, apportion, draw_exam, plan_exam, topic_sizes
+from bot.core.exams.draw import SizeOutOfRange, apportion, draw_exam, plan_exam, topic_sizes
 from content.loader import DEFAULT_CONTENT_DIR, load_decks
 from content.models import Deck, ExamBlock, Question
 

@@ -13,7 +13,7 @@ import pytest
 
 from bot.core.catalog import Catalog
 from bot.core.chats import ChatService
-from bot.core.exam_actions import (
+from bot.core.exams.actions import (
     Choose,
     ConfirmFinish,
     ExamAction,
@@ -29,9 +29,9 @@ from bot.core.exam_actions import (
     Started,
     Submitted,
 )
-from bot.core.exam_views import ExamView
-from bot.core.exams import ExamService
-from bot.core.memory import Memory
+from bot.core.exams.service import ExamService
+from bot.core.exams.views import ExamView
+from bot.core.memory.scheduling import Memory
 from bot.core.model import ChatKind, ChatRef, EffectKind, ExamEnd
 from content.models import ExamBlock
 from storage.sqlite import SqliteStore

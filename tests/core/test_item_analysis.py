@@ -7,7 +7,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from bot.core.item_analysis import (
+from bot.core.items.analysis import (
     Flag,
     Item,
     analyse,

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.core.item_analysis import DeckFigures, Flag, ItemFigures
-from bot.core.item_review import ItemReview
+from bot.core.items.analysis import DeckFigures, Flag, ItemFigures
+from bot.core.items.review import ItemReview
 from storage.sqlite import SqliteStore
 from tests.core.item_sim import CHATS, DECK_ID, LEARNERS, sim_deck, simulate
 

@@ -9,7 +9,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from bot.core.periods import (
+from bot.core.rules.periods import (
     EPOCH,
     PeriodKind,
     local_midnight,

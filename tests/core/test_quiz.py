@@ -6,7 +6,7 @@ import pytest
 
 from bot.core.model import Ask, ChatKind, ChatRef, EffectKind, Player
 from bot.core.quiz import Queued, StillOpen
-from bot.core.scoring import AlreadyAnswered, Invalid, Recorded, TooLate
+from bot.core.rules.scoring import AlreadyAnswered, Invalid, Recorded, TooLate
 from tests.core.conftest import Core, post_all
 
 ALICE = Player(1, "Alice")

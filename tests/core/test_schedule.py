@@ -8,7 +8,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from bot.core.schedule import latest_slot, next_slot, parse_local_time, slot_at
+from bot.core.rules.schedule import latest_slot, next_slot, parse_local_time, slot_at
 
 BERLIN = ZoneInfo("Europe/Berlin")
 NEW_YORK = ZoneInfo("America/New_York")

@@ -6,7 +6,7 @@ import itertools
 from random import Random
 
 from bot.core.model import PassState
-from bot.core.selection import next_question, shuffled_option_order
+from bot.core.rules.selection import next_question, shuffled_option_order
 from content.models import Deck, Question
 
 

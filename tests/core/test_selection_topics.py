@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bot.core.model import PassState
-from bot.core.selection import next_question
+from bot.core.rules.selection import next_question
 from tests.core.test_topics import topic_deck
 
 DECK = topic_deck({"memory": 3, "nccl": 4, "storage": 2})

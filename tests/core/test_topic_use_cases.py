@@ -13,12 +13,12 @@ import pytest
 
 from bot.core.catalog import Catalog
 from bot.core.chats import ChatService
-from bot.core.memory import Memory
+from bot.core.memory.scheduling import Memory
 from bot.core.model import ChatKind, ChatRef, LearnSource, Player
 from bot.core.quiz import Asking, QuizConfig, QuizService
 from bot.core.rounds import Finish, NextQuestion, RoundService
-from bot.core.topic_service import TopicService
-from bot.core.topics import NoSuchTopic
+from bot.core.rules.mastery import NoSuchTopic
+from bot.core.topics import TopicService
 from storage.sqlite import SqliteStore
 from tests.core.test_topics import topic_deck
 from tests.fakes.clock import FakeClock

@@ -1,4 +1,4 @@
-"""Topics (bot.core.topics): the Wilson bar, mastery per topic, and finding a topic by name."""
+"""Topics (bot.core.rules.mastery): the Wilson bar, mastery per topic, finding a topic by name."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from bot.core.model import Card, Learned
-from bot.core.topics import (
+from bot.core.rules.mastery import (
     deck_topics,
     mastery_of,
     match_topic,

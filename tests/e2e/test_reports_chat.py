@@ -6,8 +6,8 @@ import asyncio
 
 import pytest
 
-from bot.__main__ import main
 from bot.app import RunningBot
+from bot.cli.main import main
 from bot.config import Settings
 from bot.core.model import ReportStatus
 from tests.e2e.conftest import ALICE, BOB

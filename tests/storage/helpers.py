@@ -15,8 +15,8 @@ import asyncpg
 import pytest
 
 from bot.core.model import Ask, AskDraft, AskOrigin, ChatKind, ChatRef, PeriodKind, Player
-from bot.core.periods import period_keys, period_range
 from bot.core.ports import PeriodBounds
+from bot.core.rules.periods import period_keys, period_range
 from storage.postgres.store import PostgresStore
 from storage.sql.conn import postgres_text
 from storage.sql.store import SqlStore

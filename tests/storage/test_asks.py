@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from bot.core.model import Ask, AskOrigin, ChatKind, ChatRef, Player, Tally
-from bot.core.periods import period_keys
+from bot.core.rules.periods import period_keys
 from storage.sql.store import SqlStore
 from storage.sql.writes import OPEN_QUIZ_ASK
 from storage.sqlite import SqliteStore

@@ -19,8 +19,8 @@ from zoneinfo import ZoneInfo
 import asyncpg
 import pytest
 
-from bot.copy_cli import redacted
-from bot.core.memory import Memory
+from bot.cli.copy import redacted
+from bot.core.memory.scheduling import Memory
 from bot.core.model import (
     AskOrigin,
     ChatKind,
@@ -37,14 +37,14 @@ from bot.core.model import (
     ReportReason,
     RoundKind,
 )
-from bot.core.periods import period_keys, period_start
-from storage import copy as copying
+from bot.core.rules.periods import period_keys, period_start
 from storage.copy import (
     BOARD_ORDER,
     CopyFailedError,
     CopyRefusedError,
     copy_sqlite_to_postgres,
 )
+from storage.copy import run as copying
 from storage.migrations import SchemaTooNewError
 from storage.postgres.store import PostgresStore
 from storage.sql.boards import TOP

@@ -195,25 +195,3 @@ async def test_concurrent_transactions_do_not_interleave(store: SqlStore) -> Non
 
     assert all(await asyncio.gather(*(start_and_stop(user) for user in range(20))))
     assert await store.running_round(CHAT.id) is None
-
-
-def test_storage_imports_only_the_model_and_the_ports_of_our_code() -> None:
-    """Storage depends on `bot.core.model` and the core's ports only, never on the edge."""
-    allowed = {"bot.core.model", "bot.core.ports", "bot.core.replica_ports"}
-    offenders = []
-    for path in sorted(STORAGE.rglob("*.py")):
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            names: list[str] = []
-            if isinstance(node, ast.Import):
-                names = [alias.name for alias in node.names]
-            elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-                # `from bot.core import ports` imports bot.core.ports.
-                names = [node.module]
-                if node.module in ("bot", "bot.core"):
-                    names = [f"{node.module}.{alias.name}" for alias in node.names]
-            for name in names:
-                ours = name.split(".")[0] in ("bot", "telegram", "content")
-                if ours and name not in allowed:
-                    offenders.append(f"{path.relative_to(STORAGE)}: {name}")
-    assert offenders == []
-    assert (STORAGE / "sqlite" / "db.py").exists()

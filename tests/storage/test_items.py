@@ -20,8 +20,8 @@ from bot.core.model import (
     PushStatus,
     SlotDecision,
 )
-from bot.core.periods import period_keys
 from bot.core.ports import FirstAnswer
+from bot.core.rules.periods import period_keys
 from storage.postgres.db import PostgresDatabase
 from storage.postgres.migrate import bundled_migrations as postgres_migrations
 from storage.postgres.migrate import migrate

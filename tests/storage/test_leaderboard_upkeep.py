@@ -13,7 +13,7 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from bot.core.model import PeriodKind
-from bot.core.periods import period_keys
+from bot.core.rules.periods import period_keys
 from storage.sql import boards as board_queries
 from storage.sql.rows import to_ms
 from storage.sqlite import SqliteStore

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 from bot.core.model import ChatKind, ChatRef
-from bot.core.periods import period_keys
+from bot.core.rules.periods import period_keys
 from storage.sql.store import SqlStore
 from tests.storage.helpers import ALICE, BOB, CAROL, UTC_ZONE, ask_in, draft, utc
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from datetime import timedelta
 from functools import partial
 
-from bot.core.memory import Memory
-from bot.core.periods import period_keys
+from bot.core.memory.scheduling import Memory
+from bot.core.rules.periods import period_keys
 from storage.sql.store import SqlStore
 from tests.storage.helpers import ALICE, UTC_ZONE, Raw, open_store
 from tests.storage.test_asks import NOW, group_ask

@@ -18,7 +18,7 @@ from bot.core.model import (
     RoundEnd,
     SlotDecision,
 )
-from bot.core.periods import period_keys
+from bot.core.rules.periods import period_keys
 from storage.sql.moves import CHAT_TABLES
 from storage.sql.store import SqlStore
 from tests.storage.helpers import (

@@ -1,0 +1,1 @@
+"""The command line: `python -m bot` and its subcommands, one module each (main.py parses)."""

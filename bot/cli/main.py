@@ -1,0 +1,89 @@
+"""`python -m bot`'s arguments: no command (or `run`) runs the bot; `import-deck` and
+`check-decks` help deck authors; `item-report` shows how well each question works; `reports`
+lists learners' reports; `copy-to-postgres` moves a SQLite database to PostgreSQL."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from bot.cli.decks import ImportOptions, check, import_deck, parse_delimiter
+from bot.cli.run import run
+from content.loader import DEFAULT_CONTENT_DIR
+
+COPY_DESCRIPTION = """\
+Copies every table of the quizbot SQLite database FILE into the PostgreSQL database URL, which
+must be empty (a new database, or one holding only quizbot's empty schema), in one transaction;
+then checks that every table has as many rows and every leaderboard ranks the same players in
+the same order. A FILE written by an older quizbot is migrated first.
+
+Stop the bot before copying: the copy is a consistent snapshot of FILE, but answers given after
+it began would be missing from PostgreSQL. Then set QUIZBOT_DATABASE to URL and start the bot.
+
+Exit status: 0 copied and verified; 2 refused, nothing changed; 1 failed or did not match.
+"""
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bot", description=__doc__)
+    commands = parser.add_subparsers(dest="command")
+    commands.add_parser("run", help="run the bot (the default)")
+    importer = commands.add_parser(
+        "import-deck", help="turn a CSV export (*.csv) or a plain-text practice test into a deck"
+    )
+    importer.add_argument("file", type=Path)
+    importer.add_argument("-o", "--output", type=Path, help="write here instead of stdout")
+    importer.add_argument("--id", dest="deck_id", help="the deck id (default: from the file)")
+    importer.add_argument("--title", help="the deck title (default: from the file)")
+    importer.add_argument("--source", help="the deck's source line (default: from the file)")
+    importer.add_argument(
+        "--delimiter",
+        type=parse_delimiter,
+        help="CSV cell separator (default: from the header row)",
+    )
+    checker = commands.add_parser("check-decks", help="validate every deck in a folder")
+    checker.add_argument("directory", type=Path, nargs="?", default=DEFAULT_CONTENT_DIR)
+    checker.add_argument(
+        "--strict", action="store_true", help="also apply the content rules (content/checker.py)"
+    )
+    reporter = commands.add_parser(
+        "item-report", help="how well each question works, from the stored answers"
+    )
+    reporter.add_argument("--deck", dest="deck_id", help="only this deck (default: every deck)")
+    reporter.add_argument("--csv", type=Path, help="also write one CSV row per question here")
+    reporter.add_argument("--html", type=Path, help="also write a static HTML report here")
+    learner_reports = commands.add_parser("reports", help="list the learners' open reports")
+    learner_reports.add_argument("--all", action="store_true", help="also fixed and dismissed")
+    learner_reports.add_argument("--deck", dest="deck_id", help="only this deck's reports")
+    copier = commands.add_parser(
+        "copy-to-postgres",
+        help="copy a SQLite database into an empty PostgreSQL one and verify the copy",
+        description=COPY_DESCRIPTION,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    copier.add_argument("file", type=Path, help="the SQLite database file (stop the bot first)")
+    copier.add_argument("url", help="an empty database: postgresql://user:password@host:port/db")
+    args = parser.parse_args(argv)
+    if args.command == "copy-to-postgres":
+        from bot.cli.copy import copy_command
+
+        return copy_command(args.file, args.url)
+    if args.command == "reports":
+        from bot.cli.reports import reports
+
+        return reports(everything=args.all, deck_id=args.deck_id)
+    if args.command == "item-report":
+        from bot.cli.item_report import ReportOptions, item_report
+
+        return item_report(ReportOptions(args.deck_id, args.csv, args.html))
+    if args.command == "import-deck":
+        options = ImportOptions(args.output, args.deck_id, args.title, args.source, args.delimiter)
+        return import_deck(args.file, options)
+    if args.command == "check-decks":
+        return check(args.directory, args.strict)
+    return run()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,1 @@
+"""Learner reports on questions: the use case (service)."""

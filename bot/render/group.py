@@ -1,0 +1,61 @@
+"""Texts for group play: the open question with its live count, alerts, and the reveal."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from html import escape
+from zoneinfo import ZoneInfo
+
+from bot.core.model import Ask, Tally, letter
+from bot.render.questions import explanation_block, header, option_line
+from bot.render.text import MESSAGE_LIMIT, utf16_len
+from content.models import Question
+
+ALERT_LIMIT = 200
+
+
+def _closes_line(closes_at: datetime | None, zone: ZoneInfo) -> str:
+    if closes_at is None:
+        return ""
+    local = closes_at.astimezone(zone)
+    return f" · ⏳ open until {local:%H:%M} {escape(zone.key)}"
+
+
+def open_question_message(
+    question: Question, ask: Ask, deck_title: str, answered: int, zone: ZoneInfo
+) -> str:
+    """The question while it takes answers: every option in full, and how many answered."""
+    options = "\n".join(option_line(question, ask, p) for p in range(len(ask.option_order)))
+    return (
+        f"{header(question, deck_title)}\n\n{options}\n\n"
+        f"👥 {answered} answered{_closes_line(ask.closes_at, zone)}"
+    )
+
+
+def cut(text: str, limit: int = ALERT_LIMIT) -> str:
+    """`text` within `limit` characters, ending in '…' when it had to be cut."""
+    if len(text) <= limit:
+        return text
+    return text[: limit - 1].rstrip() + "…"
+
+
+def answer_alert(question: Question, ask: Ask, correct: bool) -> str:
+    """The private alert a member gets for their press: result and explanation (plain text)."""
+    verdict = "✅ Correct!" if correct else f"❌ Not quite — it was {letter(ask.right_position)}."
+    return cut(f"{verdict}\n\n{question.explanation}")
+
+
+def reveal_message(question: Question, ask: Ask, deck_title: str, tally: Tally) -> str:
+    """The question after it closed: right option, explanation, and how the group did."""
+    lines = []
+    for position in range(len(ask.option_order)):
+        line = option_line(question, ask, position)
+        lines.append(f"✅ {line}" if position == ask.right_position else line)
+    result = f"👥 {tally.answered} answered · {tally.correct} right"
+    if tally.first_right is not None:
+        result += f"\n🥇 First right: {escape(tally.first_right.display_name)}"
+    elif tally.answered:
+        result += "\nNobody got it this time."
+    top = f"{header(question, deck_title)}\n\n" + "\n".join(lines)
+    room = MESSAGE_LIMIT - utf16_len(top) - utf16_len(result) - 4
+    return f"{top}\n\n{explanation_block(question, room)}\n\n{result}"
