@@ -15,42 +15,21 @@ from random import Random
 from zoneinfo import ZoneInfo
 
 from bot import metrics
-from bot.application import App, build_application, initialized
+from bot.application import CONCURRENT_UPDATES, App, build_application, initialized
 from bot.config import Settings
-from bot.core.boards import BoardService
 from bot.core.catalog import Catalog
-from bot.core.chats import ChatService
 from bot.core.clock import Clock, SystemClock
-from bot.core.closing import Closer
-from bot.core.daily import DailyService
-from bot.core.delivery import Delivery
-from bot.core.exams.service import ExamService
-from bot.core.forget import ForgetService
 from bot.core.items.analysis import DeckFigures
 from bot.core.items.review import ItemReview
-from bot.core.live import LiveAnswers
-from bot.core.memory.review import ReviewService
-from bot.core.memory.scheduling import Memory
 from bot.core.model import Report
-from bot.core.quiz import Asking, QuizConfig, QuizService
-from bot.core.reports.service import ReportService, list_reports
-from bot.core.rounds import RoundService
-from bot.core.topics import TopicService
-from bot.handlers import Handlers, register_handlers
-from bot.handlers.answers import AnswerHandlers
-from bot.handlers.chat_events import ChatEventHandlers
-from bot.handlers.commands import CommandHandlers
-from bot.handlers.exams import ExamHandlers
-from bot.handlers.forget import ForgetHandlers
-from bot.handlers.reports import ReportHandlers
-from bot.handlers.review import ReviewHandlers
-from bot.handlers.settings import SettingsHandlers
-from bot.handlers.throttle import CommandThrottle, OncePer
-from bot.handlers.topics import TopicHandlers
-from bot.render import questions as render
+from bot.core.quiz import QuizConfig
+from bot.core.reports.service import list_reports
+from bot.core.services import CoreSettings, Services, build_services
+from bot.handlers import build_handlers, register_handlers
+from bot.render.commands import bot_commands
 from bot.runners import runner_for
+from bot.runners.processor import OnceUpdateProcessor
 from bot.transport.ratelimit import SlidingWindowRateLimiter
-from bot.workers.daily_sender import DailySender
 from bot.workers.leader import LeaderLoop, StoreChatClaims, replica_name
 from bot.workers.live_count import LiveCounts
 from bot.workers.sender import Sender
@@ -86,10 +65,9 @@ class RunningBot:
 
     app: App
     store: SqlStore
+    services: Services
     sender: Sender
     ticker: Ticker
-    daily_sender: DailySender
-    daily: DailyService
     leader: LeaderLoop | None = None  # with PostgreSQL: who runs the background work
 
 
@@ -102,6 +80,21 @@ async def open_store(settings: Settings, *, pool_size: int | None = None) -> Sql
     return await SqliteStore.open(settings.sqlite_path())
 
 
+def core_settings(settings: Settings) -> CoreSettings:
+    """What the core is told of the settings."""
+    return CoreSettings(
+        default_zone=ZoneInfo(settings.timezone),
+        quiz=QuizConfig(
+            group_open=timedelta(seconds=settings.quiz_open_seconds),
+            round_open=timedelta(seconds=settings.round_open_seconds),
+        ),
+        daily_open=timedelta(hours=settings.daily_open_hours),
+        daily_grace=timedelta(hours=settings.daily_grace_hours),
+        review_retention=settings.review_retention,
+        reports_chat=settings.reports_chat,
+    )
+
+
 @asynccontextmanager
 async def running_bot(
     settings: Settings,
@@ -110,52 +103,29 @@ async def running_bot(
     poll_timeout: int = 30,
     rng: Random | None = None,
 ) -> AsyncIterator[RunningBot]:
-    """The bot started and polling; leaving the block stops it cleanly, in reverse order."""
+    """The bot started and taking updates; leaving the block stops it cleanly, in reverse
+    order."""
     clock = clock or SystemClock()
     catalog = catalog_of(load_decks(settings.content_dir), settings.default_deck)
     async with AsyncExitStack() as stack:
-        if not settings.database_is_postgres():
+        replicated = settings.database_is_postgres()
+        if not replicated:
             lock = ProcessLock(settings.sqlite_path())
             lock.acquire()  # DatabaseInUseError while another process serves the file
             stack.callback(lock.release)
         store = await open_store(settings)
         stack.push_async_callback(store.close)
         replica = replica_name()
-        chats = ChatService(store, store, catalog, clock, ZoneInfo(settings.timezone))
-        config = QuizConfig(
-            group_open=timedelta(seconds=settings.quiz_open_seconds),
-            round_open=timedelta(seconds=settings.round_open_seconds),
-        )
-        asking = Asking(store, chats, catalog, clock, config, rng or Random())
-        memory = Memory(settings.review_retention)
-        exams = ExamService(store, store, chats, catalog, memory, clock, rng or Random())
-        quiz = QuizService(store, store, store, asking, chats, catalog, clock, memory, store)
-        rounds = RoundService(store, store, store, asking, chats, catalog, clock, store)
-        daily = DailyService(
-            store,
-            chats,
-            asking,
-            catalog,
-            clock,
-            open_for=timedelta(hours=settings.daily_open_hours),
-            grace=timedelta(hours=settings.daily_grace_hours),
-            memory=store,
-            replica=replica,
-        )
-        delivery = Delivery(
-            store, store, store, store, rounds, chats, catalog, clock, store, exams=exams
-        )
-        reports = ReportService(store, store, store, catalog, clock, settings.reports_chat)
-        app, requests = build_application(settings)
+        services = build_services(store, catalog, clock, core_settings(settings), rng)
+        processor = OnceUpdateProcessor(CONCURRENT_UPDATES, services.updates, _is_storage_failure)
+        app, requests = build_application(settings, processor)
 
         def seconds() -> float:
             return clock.now().timestamp()
 
-        live = LiveCounts(delivery.live_view, app.bot, seconds)
-        replicated = settings.database_is_postgres()
+        live = LiveCounts(services.live_questions.view, app.bot, seconds)
         claims = StoreChatClaims(store, replica, clock) if replicated else None
-        sender = Sender(delivery, app.bot, live, claims)
-        live_answers = LiveAnswers(store, clock)
+        sender = Sender(services.outbox, app.bot, live, claims)
         leaders: list[LeaderLoop] = []  # the leader loop, once started (replicas only)
 
         def counts_here() -> bool:
@@ -163,48 +133,29 @@ async def running_bot(
 
         async def live_from_database() -> set[int]:
             # Replicas: the leader marks the questions any replica recorded answers to.
-            return {a.chat_id for a in await live_answers.newly_answered() if live.answered(a)}
+            answered = await services.live_answers.newly_answered()
+            return {a.chat_id for a in answered if live.answered(a)}
 
-        due_work: tuple[DueWork, ...] = (exams.close_due,)
+        async def forget_old_windows() -> int:
+            return await store.forget_allowances_before(clock.now() - timedelta(minutes=1))
+
+        due_work: tuple[DueWork, ...] = (services.exams.close_due,)
         ticker = Ticker(
-            Closer(store, store, rounds, chats, clock),
-            sender,
-            (*due_work, live_from_database) if replicated else due_work,
+            closer=services.closer,
+            daily=services.daily,
+            sender=sender,
+            also=(*due_work, live_from_database) if replicated else due_work,
+            tidy=(services.updates.prune, services.outbox.forget_settled, forget_old_windows),
         )
-        daily_sender = DailySender(daily, app.bot)
-        throttle = CommandThrottle(clock=seconds)
-        topics = TopicService(store, store, chats, clock)
-        commands = CommandHandlers(
-            quiz,
-            rounds,
-            BoardService(store, store, chats, clock),
-            chats,
-            daily,
-            sender,
-            throttle,
-            OncePer(clock=seconds),
-            topics,
+        register_handlers(
+            app, build_handlers(services, catalog, sender, live, counts_here, _is_storage_failure)
         )
-        handlers = Handlers(
-            commands=commands,
-            settings=SettingsHandlers(daily, chats, catalog, throttle),
-            answers=AnswerHandlers(quiz, rounds, sender, live, counts_here),
-            events=ChatEventHandlers(chats, sender),
-            reports=ReportHandlers(reports, sender, greet=commands.help, other=commands.other),
-            forget=ForgetHandlers(ForgetService(store, chats)),
-            review=ReviewHandlers(
-                ReviewService(store, store, asking, chats, catalog, clock), quiz, sender
-            ),
-            topics=TopicHandlers(topics, throttle),
-            exams=ExamHandlers(exams, sender, throttle),
-        )
-        register_handlers(app, handlers)
         limiter = app.bot.rate_limiter
         assert isinstance(limiter, SlidingWindowRateLimiter)
         await stack.enter_async_context(initialized(app, requests))
         # Questions that fell due while the bot was down close before anything else.
         await ticker.tick()
-        await app.bot.set_my_commands(render.bot_commands())
+        await app.bot.set_my_commands(bot_commands())
         await stack.enter_async_context(
             runner_for(
                 app,
@@ -220,15 +171,13 @@ async def running_bot(
         assert job_queue is not None
 
         async def lead() -> None:
-            # A new leader takes over its predecessor's claimed pushes at once.
-            await store.release_push_claims(keep=replica)
-            live_answers.restart()
+            services.live_answers.restart()
             ticker.start(job_queue)
-            daily_sender.start()
+            sender.start_bulk()
 
         async def follow() -> None:
             await ticker.stop()
-            await daily_sender.stop()
+            await sender.stop_bulk()
 
         leader: LeaderLoop | None = None
         if replicated:
@@ -250,7 +199,7 @@ async def running_bot(
             await lead()
             stack.push_async_callback(follow)
         log.info("quizbot is running as @%s", app.bot.username)
-        yield RunningBot(app, store, sender, ticker, daily_sender, daily, leader)
+        yield RunningBot(app, store, services, sender, ticker, leader)
         log.info("stopping")
 
 
@@ -277,7 +226,7 @@ async def analyse_database(
     deck, read from the database."""
     store = await open_store(settings, pool_size=2)
     try:
-        return await ItemReview(store, decks).decks(deck_id)
+        return await ItemReview(store=store, decks=decks).decks(deck_id)
     finally:
         await store.close()
 

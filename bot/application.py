@@ -10,7 +10,7 @@ from typing import Any
 
 from telegram import LinkPreviewOptions
 from telegram.constants import ParseMode
-from telegram.ext import Application, Defaults
+from telegram.ext import Application, BaseUpdateProcessor, Defaults
 
 from bot.config import Settings
 from bot.transport.ratelimit import SlidingWindowRateLimiter
@@ -24,7 +24,10 @@ HTTP_POOL_SIZE = 64
 App = Application[Any, Any, Any, Any, Any, Any]
 
 
-def build_application(settings: Settings) -> tuple[App, list[AiohttpRequest]]:
+def build_application(
+    settings: Settings, processor: BaseUpdateProcessor
+) -> tuple[App, list[AiohttpRequest]]:
+    """The Application; `processor` processes each update (at most CONCURRENT_UPDATES at once)."""
     if settings.telegram_bot_token is None:
         raise ValueError("TELEGRAM_BOT_TOKEN is not set")
     # PTB 22 warns on every RetryAfter unless durations are timedeltas; it reads this per call.
@@ -46,7 +49,7 @@ def build_application(settings: Settings) -> tuple[App, list[AiohttpRequest]]:
         )
         .request(requests[0])
         .get_updates_request(requests[1])
-        .concurrent_updates(CONCURRENT_UPDATES)
+        .concurrent_updates(processor)
         .rate_limiter(SlidingWindowRateLimiter(scale=settings.rate_limit_scale))
         .build()
     )

@@ -15,9 +15,10 @@ What an operator graphs:
   stay near zero;
 - `quizbot_pending_sends`: chats whose owed messages are due but not sent, at the sender's last
   scan (a growing value means sending does not keep up);
-- `quizbot_daily_fanout_pushes{state="pending"}` draining to 0 while `{state="sent"}` climbs:
-  the progress of the daily fan-out under way, and `rate(quizbot_daily_pushes_sent_total[5m])`
-  its speed (the counter is not reset between fan-outs, so rate() and increase() work);
+- `rate(quizbot_owed_messages_sent_total[5m])` by `kind`: owed messages Telegram took (a
+  question, a reveal, a reply, a daily push…); `kind="daily"` is the daily fan-out's speed;
+- `quizbot_pending_bulk_chats` draining to 0: the progress of a daily fan-out under way (chats
+  still owed their push, at most 1000 counted);
 - `quizbot_leader`: 1 on the replica doing the background work (`sum` should be 1).
 """
 
@@ -40,14 +41,11 @@ from telegram import Update
 __all__ = [
     "REGISTRY",
     "answer_recorded",
-    "fanout_ended",
-    "fanout_finished",
-    "fanout_sent",
-    "fanout_started",
-    "fanout_taken",
+    "owed_sent",
     "render_latest",
     "request_done",
     "set_leader",
+    "set_pending_bulk",
     "set_pending_sends",
     "update_handled",
 ]
@@ -90,16 +88,16 @@ PENDING_SENDS = Gauge(
     "at the sender's last scan.",
     registry=REGISTRY,
 )
-FANOUT = Gauge(
-    "quizbot_daily_fanout_pushes",
-    "Daily pushes of the current fan-out: pending = taken from the ledger and not finished "
-    "yet (0 when no fan-out runs); sent = sent since the fan-out began (kept until the next).",
-    ["state"],
+OWED_SENT = Counter(
+    "quizbot_owed_messages_sent",
+    "Owed messages Telegram took, by kind (question, reveal, explanation, reply, daily, …).",
+    ["kind"],
     registry=REGISTRY,
 )
-DAILY_SENT = Counter(
-    "quizbot_daily_pushes_sent",
-    "Daily questions sent, over all fan-outs.",
+PENDING_BULK = Gauge(
+    "quizbot_pending_bulk_chats",
+    "Chats owed bulk messages (daily pushes) due now, at most 1000 counted, at the bulk "
+    "feeder's last look: a fan-out under way drains it to 0.",
     registry=REGISTRY,
 )
 LEADER = Gauge(
@@ -112,8 +110,6 @@ LEADER = Gauge(
 # the children are kept, as labels() costs more than the increment.
 _UPDATES = {kind: UPDATES.labels(kind) for kind in UPDATE_KINDS}
 _ANSWERS = {chat_type: ANSWERS.labels(chat_type) for chat_type in CHAT_TYPES}
-_PENDING_PUSHES = FANOUT.labels("pending")
-_SENT_PUSHES = FANOUT.labels("sent")
 
 
 def render_latest() -> tuple[bytes, str]:
@@ -164,29 +160,12 @@ def set_pending_sends(chats: int) -> None:
     PENDING_SENDS.set(chats)
 
 
-def fanout_started() -> None:
-    """A fan-out found pushes to send: its figures start from 0."""
-    _PENDING_PUSHES.set(0)
-    _SENT_PUSHES.set(0)
+def set_pending_bulk(chats: int) -> None:
+    PENDING_BULK.set(chats)
 
 
-def fanout_taken(pushes: int) -> None:
-    _PENDING_PUSHES.inc(pushes)
-
-
-def fanout_finished() -> None:
-    """One push is finished with (sent, failed, its chat gone, or left for later)."""
-    _PENDING_PUSHES.dec()
-
-
-def fanout_sent() -> None:
-    _SENT_PUSHES.inc()
-    DAILY_SENT.inc()
-
-
-def fanout_ended() -> None:
-    """The fan-out pass is over: what it did not finish stays in the ledger for the next."""
-    _PENDING_PUSHES.set(0)
+def owed_sent(kind: str) -> None:
+    OWED_SENT.labels(kind).inc()
 
 
 def set_leader(is_leader: bool) -> None:

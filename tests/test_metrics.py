@@ -54,8 +54,8 @@ def test_render_latest_is_the_prometheus_text_format_with_every_quizbot_metric()
         "quizbot_messages_sent",
         "quizbot_telegram_429",
         "quizbot_pending_sends",
-        "quizbot_daily_fanout_pushes",
-        "quizbot_daily_pushes_sent",
+        "quizbot_owed_messages_sent",
+        "quizbot_pending_bulk_chats",
         "quizbot_leader",
     } <= families.keys()
     assert b"# TYPE quizbot_updates_handled_total counter" in body
@@ -63,14 +63,12 @@ def test_render_latest_is_the_prometheus_text_format_with_every_quizbot_metric()
 
 
 def test_label_values_known_in_advance_are_exported_at_zero_from_the_start() -> None:
-    """Every update kind, chat type and fan-out state is a series before anything happens."""
+    """Every update kind and chat type is a series before anything happens."""
     families = _families()
     kinds = {dict(labels).get("kind") for labels in families["quizbot_updates_handled"]}
     assert kinds >= {"message", "callback_query", "my_chat_member", "other"}
     chat_types = {dict(labels).get("chat_type") for labels in families["quizbot_answers_recorded"]}
     assert chat_types >= {"private", "group"}
-    states = {dict(labels)["state"] for labels in families["quizbot_daily_fanout_pushes"]}
-    assert states == {"pending", "sent"}
 
 
 def test_registry_is_quizbots_own_with_the_process_collectors() -> None:
@@ -184,32 +182,18 @@ def test_leader_gauge_follows_set_leader() -> None:
     assert value("quizbot_leader") == 0
 
 
-def test_a_fanout_drains_pending_while_sent_climbs_and_the_total_keeps_counting() -> None:
-    """A fan-out starts from 0, pending drains as pushes finish, sent counts the sent ones, and
-    the sent total is never reset."""
-    total = value("quizbot_daily_pushes_sent_total")
-    metrics.fanout_started()
-    metrics.fanout_taken(3)
-    for sent in (True, True, False):  # the third push failed
-        if sent:
-            metrics.fanout_sent()
-        metrics.fanout_finished()
-    assert value("quizbot_daily_fanout_pushes", state="pending") == 0
-    assert value("quizbot_daily_fanout_pushes", state="sent") == 2
-    metrics.fanout_ended()
-    assert value("quizbot_daily_fanout_pushes", state="sent") == 2  # kept until the next one
-    metrics.fanout_started()
-    metrics.fanout_taken(1)
-    assert value("quizbot_daily_fanout_pushes", state="pending") == 1
-    assert value("quizbot_daily_fanout_pushes", state="sent") == 0
-    metrics.fanout_sent()
-    assert value("quizbot_daily_pushes_sent_total") == total + 3
-
-
-def test_an_ended_fanout_leaves_nothing_pending() -> None:
-    """Pushes a stopped fan-out did not finish stay in the ledger, not in the gauge."""
-    metrics.fanout_started()
-    metrics.fanout_taken(500)
-    metrics.fanout_finished()
-    metrics.fanout_ended()
-    assert value("quizbot_daily_fanout_pushes", state="pending") == 0
+def test_owed_messages_are_counted_by_kind_and_the_bulk_backlog_is_a_gauge() -> None:
+    """Each owed message Telegram took counts under its kind (a fan-out's pushes as `daily`);
+    the chats still owed bulk messages are set, not added up."""
+    daily = value("quizbot_owed_messages_sent_total", kind="daily")
+    reply = value("quizbot_owed_messages_sent_total", kind="reply")
+    for _ in range(3):
+        metrics.owed_sent("daily")
+    metrics.owed_sent("reply")
+    assert value("quizbot_owed_messages_sent_total", kind="daily") == daily + 3
+    assert value("quizbot_owed_messages_sent_total", kind="reply") == reply + 1
+    metrics.set_pending_bulk(500)
+    metrics.set_pending_bulk(12)
+    assert value("quizbot_pending_bulk_chats") == 12
+    metrics.set_pending_bulk(0)
+    assert value("quizbot_pending_bulk_chats") == 0

@@ -14,7 +14,7 @@ TOP = 10
 
 class BoardService:
     def __init__(
-        self, boards: BoardStore, asks: AskStore, chats: ChatService, clock: Clock
+        self, *, boards: BoardStore, asks: AskStore, chats: ChatService, clock: Clock
     ) -> None:
         self._boards = boards
         self._asks = asks

@@ -35,6 +35,7 @@ def zone_or(key: str | None, default: ZoneInfo) -> ZoneInfo:
 class ChatService:
     def __init__(
         self,
+        *,
         chats: ChatStore,
         boards: BoardStore,
         catalog: Catalog,

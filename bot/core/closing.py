@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from bot.core.chats import ChatService
 from bot.core.clock import Clock
-from bot.core.model import Ask, EffectKind, NewEffect, RoundEnd
+from bot.core.delivery import Outbox
+from bot.core.model import Ask, RoundEnd
 from bot.core.ports import AskStore, Store
-from bot.core.rounds import RoundService
+from bot.core.quiz.reveals import reveal
+from bot.core.rounds.service import RoundService
 
 DUE_BATCH = 500
 
@@ -14,12 +16,15 @@ DUE_BATCH = 500
 class Closer:
     def __init__(
         self,
+        *,
         store: Store,
         asks: AskStore,
         rounds: RoundService,
         chats: ChatService,
         clock: Clock,
+        outbox: Outbox,
     ) -> None:
+        self._outbox = outbox
         self._store = store
         self._asks = asks
         self._rounds = rounds
@@ -57,10 +62,7 @@ class Closer:
                 if step is not None:
                     await tx.end_round(ask.round_id or 0, RoundEnd.STOPPED, now)
                 return True
-            reveal = NewEffect(
-                ask.chat_id, EffectKind.REVEAL, thread_id=ask.thread_id, ask_id=ask.id
-            )
-            await tx.enqueue(reveal, now)
+            await self._outbox.owe(tx, reveal(ask))
             if step is not None:
                 await self._rounds.apply(tx, step)
         return True

@@ -7,7 +7,7 @@ from bot.core.ports import ForgetStore, PeriodBounds
 
 
 class ForgetService:
-    def __init__(self, store: ForgetStore, chats: ChatService) -> None:
+    def __init__(self, *, store: ForgetStore, chats: ChatService) -> None:
         self._store = store
         self._chats = chats
 

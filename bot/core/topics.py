@@ -30,6 +30,7 @@ class PrivateMe:
 class TopicService:
     def __init__(
         self,
+        *,
         memory: MemoryStore,
         asks: AskStore,
         chats: ChatService,

@@ -1,7 +1,10 @@
-"""Telegram handlers: parse the update, call one use case, render the result."""
+"""Telegram handlers, one module per feature: each parses the update, calls one use case and
+renders the result (replies go through the outbox). `register_handlers` routes updates to them.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -18,72 +21,133 @@ from telegram.ext import (
 
 from bot import metrics
 from bot.callback_data import EXAM_DATA, FORGET_DATA, QUIZ_ME_DATA, REPORT_DATA
-from bot.callback_data.links import REVIEW_PAYLOAD, start_pattern
-from bot.handlers.answers import AnswerHandlers
-from bot.handlers.chat_events import ChatEventHandlers
-from bot.handlers.commands import CommandHandlers
-from bot.handlers.errors import log_error
+from bot.callback_data.links import REPORT_PAYLOAD, REVIEW_PAYLOAD, start_pattern
+from bot.core.catalog import Catalog
+from bot.core.services import Services
+from bot.handlers.admin import AdminCheck
+from bot.handlers.boards import BoardHandlers
+from bot.handlers.chats import ChatHandlers
+from bot.handlers.common import Answering
+from bot.handlers.errors import ErrorLog, StorageFailure
 from bot.handlers.exams import ExamHandlers
 from bot.handlers.forget import ForgetHandlers
+from bot.handlers.quiz import QuizHandlers
 from bot.handlers.reports import ReportHandlers
 from bot.handlers.review import ReviewHandlers
 from bot.handlers.settings import SettingsHandlers
+from bot.handlers.start import StartHandlers
 from bot.handlers.topics import TopicHandlers
+from bot.workers.live_count import LiveCounts
+from bot.workers.sender import Sender
 
 # Commands run from new messages only: an edited `/quiz` must not ask a second question.
 NEW_MESSAGES = filters.UpdateType.MESSAGE
+PRIVATE = filters.ChatType.PRIVATE & NEW_MESSAGES
 # Whatever else a user writes to the bot in private gets a hint instead of silence.
-PRIVATE_OTHER = filters.ChatType.PRIVATE & NEW_MESSAGES & ~filters.StatusUpdate.ALL
-REVIEW_LINK = NEW_MESSAGES & filters.ChatType.PRIVATE & filters.Regex(start_pattern(REVIEW_PAYLOAD))
+PRIVATE_OTHER = PRIVATE & ~filters.StatusUpdate.ALL
 # Plain text in private may be the comment of a learner's report (else it gets the hint too).
-PRIVATE_TEXT = filters.ChatType.PRIVATE & NEW_MESSAGES & filters.TEXT & ~filters.COMMAND
+PRIVATE_TEXT = PRIVATE & filters.TEXT & ~filters.COMMAND
+
+
+def deep_link(payload: str) -> filters.BaseFilter:
+    """`/start <payload>` in private (a deep link's payload, by its pattern)."""
+    return PRIVATE & filters.Regex(start_pattern(payload))
 
 
 @dataclass(frozen=True)
 class Handlers:
-    commands: CommandHandlers
+    start: StartHandlers
+    quiz: QuizHandlers
+    boards: BoardHandlers
     settings: SettingsHandlers
-    answers: AnswerHandlers
-    events: ChatEventHandlers
-    reports: ReportHandlers
     review: ReviewHandlers
-    forget: ForgetHandlers
     topics: TopicHandlers
-    exams: ExamHandlers | None = None
+    exams: ExamHandlers
+    reports: ReportHandlers
+    forget: ForgetHandlers
+    chats: ChatHandlers
+    errors: ErrorLog
+
+
+def build_handlers(
+    services: Services,
+    catalog: Catalog,
+    sender: Sender,
+    live: LiveCounts,
+    counts_here: Callable[[], bool],
+    is_storage_failure: StorageFailure,
+) -> Handlers:
+    """The Telegram handlers over the core's services."""
+    answering = Answering(services.replies, services.allowance)
+    admin = AdminCheck()
+    start = StartHandlers(chats=services.chats, answering=answering)
+    return Handlers(
+        start=start,
+        quiz=QuizHandlers(
+            quiz=services.quiz,
+            rounds=services.rounds,
+            answering=answering,
+            admin=admin,
+            live=live,
+            kick=sender.kick,
+            counts_here=counts_here,
+        ),
+        boards=BoardHandlers(
+            boards=services.boards,
+            topics=services.topics,
+            chats=services.chats,
+            answering=answering,
+        ),
+        settings=SettingsHandlers(
+            daily=services.daily,
+            chats=services.chats,
+            catalog=catalog,
+            answering=answering,
+            admin=admin,
+        ),
+        review=ReviewHandlers(review=services.review, quiz=services.quiz, answering=answering),
+        topics=TopicHandlers(topics=services.topics, answering=answering),
+        exams=ExamHandlers(exams=services.exams, answering=answering),
+        reports=ReportHandlers(
+            reports=services.reports, answering=answering, admin=admin, start=start
+        ),
+        forget=ForgetHandlers(forget=services.forget, answering=answering),
+        chats=ChatHandlers(chats=services.chats, kick=sender.kick),
+        errors=ErrorLog(is_storage_failure),
+    )
 
 
 def register_handlers(app: Application[Any, Any, Any, Any, Any, Any], handlers: Handlers) -> None:
-    commands, settings = handlers.commands, handlers.settings
     # Counts every update in a group of its own before the others; awaited inline (a no-wait
     # counter is cheaper than the task that block=False would create per update).
     app.add_handler(TypeHandler(Update, metrics.update_handled), group=-1)
-    # Before the general /start: the group's "Review in private" link lands here.
-    app.add_handler(CommandHandler("start", handlers.review.review, filters=REVIEW_LINK))
+    # Deep links first, each by its payload's pattern; then the plain /start.
+    app.add_handler(CommandHandler("start", handlers.review.review, deep_link(REVIEW_PAYLOAD)))
+    app.add_handler(CommandHandler("start", handlers.reports.from_link, deep_link(REPORT_PAYLOAD)))
     routes = (
-        (("start",), handlers.reports.start),
-        (("help",), commands.help),
-        (("quiz",), commands.quiz),
-        (("stop",), commands.stop),
-        (("me", "score"), commands.me),
-        (("leaderboard",), commands.leaderboard),
-        (("timezone",), commands.timezone),
-        (("daily",), settings.daily),
-        (("deck",), settings.deck),
+        (("start", "help"), handlers.start.help),
+        (("quiz",), handlers.quiz.quiz),
+        (("stop",), handlers.quiz.stop),
+        (("me", "score"), handlers.boards.me),
+        (("leaderboard",), handlers.boards.leaderboard),
+        (("timezone",), handlers.settings.timezone),
+        (("daily",), handlers.settings.daily),
+        (("deck",), handlers.settings.deck),
         (("review",), handlers.review.review),
         (("forgetme",), handlers.forget.ask),
         (("topics",), handlers.topics.topics),
+        (("exam",), handlers.exams.exam),
     )
     for names, callback in routes:
         app.add_handler(CommandHandler(list(names), callback, filters=NEW_MESSAGES))
-    if handlers.exams is not None:
-        app.add_handler(CommandHandler("exam", handlers.exams.exam, filters=NEW_MESSAGES))
-        app.add_handler(CallbackQueryHandler(handlers.exams.on_press, pattern=EXAM_DATA))
+    app.add_handler(CallbackQueryHandler(handlers.exams.on_press, pattern=EXAM_DATA))
     app.add_handler(CallbackQueryHandler(handlers.reports.on_press, pattern=REPORT_DATA))
     app.add_handler(CallbackQueryHandler(handlers.review.quiz_me, pattern=QUIZ_ME_DATA))
     app.add_handler(CallbackQueryHandler(handlers.forget.on_press, pattern=FORGET_DATA))
-    app.add_handler(CallbackQueryHandler(handlers.answers.on_press))
+    # Letters and `Next ▶`, and every press no other handler took (refused politely).
+    app.add_handler(CallbackQueryHandler(handlers.quiz.on_press))
     app.add_handler(MessageHandler(PRIVATE_TEXT, handlers.reports.on_text))
-    app.add_handler(MessageHandler(PRIVATE_OTHER, commands.other))
-    app.add_handler(ChatMemberHandler(handlers.events.membership, ChatMemberHandler.MY_CHAT_MEMBER))
-    app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, handlers.events.migration))
-    app.add_error_handler(log_error)
+    app.add_handler(MessageHandler(PRIVATE_OTHER, handlers.start.other))
+    app.add_handler(ChatMemberHandler(handlers.chats.membership, ChatMemberHandler.MY_CHAT_MEMBER))
+    app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, handlers.chats.migration))
+    app.add_error_handler(handlers.errors)

@@ -8,22 +8,24 @@ from telegram.ext import ContextTypes
 
 from bot.callback_data import parse_forget_button
 from bot.core.forget import ForgetService
-from bot.handlers.common import reply
+from bot.handlers.common import Answering, answer_press
 from bot.render import forget
 
 
 class ForgetHandlers:
-    def __init__(self, forget: ForgetService) -> None:
+    def __init__(self, *, forget: ForgetService, answering: Answering) -> None:
         self._forget = forget
+        self._answering = answering
 
     async def ask(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         message = update.effective_message
         if message is None or update.effective_user is None:
             return
         if message.chat.type != ChatType.PRIVATE:
-            await reply(message, forget.IN_PRIVATE)
+            await self._answering.reply(message, forget.IN_PRIVATE)
             return
-        await message.reply_text(forget.CONFIRM, reply_markup=forget.confirm_keyboard())
+        keyboard = forget.confirm_keyboard()
+        await self._answering.reply(message, forget.CONFIRM, keyboard=keyboard, quote=False)
 
     async def on_press(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         query, user = update.callback_query, update.effective_user
@@ -31,13 +33,14 @@ class ForgetHandlers:
             return
         # Only in the user's own private chat: there the chat id is the user's id.
         if query.message.chat.type != ChatType.PRIVATE or query.message.chat.id != user.id:
-            await query.answer(forget.NOT_YOURS, show_alert=True)
+            await answer_press(query, forget.NOT_YOURS, alert=True)
             return
+        chat, message_id = query.message.chat, query.message.message_id
         button = parse_forget_button(query.data)
         if button is None or not button.confirm:
-            await query.answer()
-            await query.edit_message_text(forget.KEPT)
+            await answer_press(query)
+            await self._answering.edit(chat, message_id, forget.KEPT)
             return
         await self._forget.forget(user.id)
-        await query.answer("Deleted")
-        await query.edit_message_text(forget.DONE)
+        await answer_press(query, "Deleted")
+        await self._answering.edit(chat, message_id, forget.DONE)

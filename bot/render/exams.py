@@ -23,9 +23,19 @@ from bot.core.exams.actions import (
     ShowResult,
 )
 from bot.core.exams.draw import SizeOutOfRange
+from bot.core.exams.owed import PostExamPage, ShowExamResult
 from bot.core.exams.views import ExamResult, ExamView, MissView
 from bot.core.model import letter
 from bot.core.model.exams import ExamEnd, ExamItem
+from bot.render.calls import (
+    BotCall,
+    Calls,
+    EditKeyboard,
+    EditText,
+    RenderContext,
+    SendText,
+    renders,
+)
 from bot.render.questions import explanation_block
 from bot.render.text import MESSAGE_LIMIT, shorten, utf16_len
 from content.models import Question
@@ -251,3 +261,31 @@ def miss_keyboard(view: MissView) -> InlineKeyboardMarkup:
             ]
         ]
     )
+
+
+@renders(ShowExamResult)
+def result_shown(shown: ShowExamResult, context: RenderContext) -> Calls:
+    """The exam's message says it was submitted (buttons gone), then the result follows as a
+    reply. A message that cannot be edited any more (deleted, too old) does not hold the
+    result back; a retry finds the edit done ('not modified')."""
+    exam_message = shown.effect.message_id
+    result = shown.result
+    calls: list[BotCall] = []
+    if exam_message is not None:
+        calls.append(
+            EditText(exam_message, submitted_message(result.exam.submitted_by), optional=True)
+        )
+    calls.append(SendText(result_message(result), result_keyboard(result), reply_to=exam_message))
+    return calls
+
+
+@renders(PostExamPage)
+def page_posted(shown: PostExamPage, context: RenderContext) -> Calls:
+    """The exam's page as a new message; a resumed exam's old message loses its buttons (its
+    presses are refused anyway, so a failure there holds nothing back)."""
+    calls: list[BotCall] = []
+    old = shown.effect.message_id
+    if old is not None:
+        calls.append(EditKeyboard(old, None, optional=True))
+    calls.append(SendText(exam_message(shown.view), exam_keyboard(shown.view)))
+    return calls

@@ -7,7 +7,16 @@ from html import escape
 from zoneinfo import ZoneInfo
 
 from bot.core.model import Ask, Tally, letter
-from bot.render.questions import explanation_block, header, option_line
+from bot.core.quiz import PostQuestion, ShowReveal
+from bot.render.calls import Calls, EditText, RenderContext, SendText, renders
+from bot.render.questions import (
+    explanation_block,
+    header,
+    option_line,
+    question_keyboard,
+    question_message,
+)
+from bot.render.reports import reveal_keyboard
 from bot.render.text import MESSAGE_LIMIT, utf16_len
 from content.models import Question
 
@@ -59,3 +68,25 @@ def reveal_message(question: Question, ask: Ask, deck_title: str, tally: Tally) 
     top = f"{header(question, deck_title)}\n\n" + "\n".join(lines)
     room = MESSAGE_LIMIT - utf16_len(top) - utf16_len(result) - 4
     return f"{top}\n\n{explanation_block(question, room)}\n\n{result}"
+
+
+@renders(PostQuestion)
+def posted(shown: PostQuestion, context: RenderContext) -> Calls:
+    """A question as it is posted: in a group with its count and deadline, in private plain."""
+    ask = shown.ask
+    if ask.closes_at is None:
+        text = question_message(shown.question, ask, shown.deck_title)
+    else:
+        text = open_question_message(
+            shown.question, ask, shown.deck_title, shown.answered, shown.zone
+        )
+    return (SendText(text, question_keyboard(ask)),)
+
+
+@renders(ShowReveal)
+def revealed(shown: ShowReveal, context: RenderContext) -> Calls:
+    ask = shown.ask
+    if ask.message_id is None:
+        return ()
+    text = reveal_message(shown.question, ask, shown.deck_title, shown.tally)
+    return (EditText(ask.message_id, text, reveal_keyboard(context.bot_username, ask)),)

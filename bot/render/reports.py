@@ -16,8 +16,10 @@ from bot.callback_data import (
 )
 from bot.callback_data.links import ReportLink, link_url
 from bot.core.model import Ask, Report, ReportReason, ReportStatus, letter
-from bot.core.reports.service import ReportView, Subject
+from bot.core.reports.owed import ForwardReport, ReportView
+from bot.core.reports.service import Subject
 from bot.render import rounds as render_rounds
+from bot.render.calls import Calls, RenderContext, SendText, renders
 from bot.render.text import ELLIPSIS, utf16_len
 
 REPORT = "⚑ Report"
@@ -208,3 +210,9 @@ def report_message(view: ReportView, resolver: str | None = None) -> str:
         _status(report, resolver),
     ]
     return "\n\n".join(parts)
+
+
+@renders(ForwardReport)
+def forwarded(shown: ForwardReport, context: RenderContext) -> Calls:
+    view = shown.view
+    return (SendText(report_message(view), resolve_keyboard(view.report.id)),)

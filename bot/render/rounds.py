@@ -8,8 +8,9 @@ from html import escape
 from telegram import InlineKeyboardButton
 
 from bot.callback_data import NextButton
-from bot.core.rounds import RoundSummary
+from bot.core.rounds import RoundSummary, ShowSummary
 from bot.render.boards import MEDALS
+from bot.render.calls import Calls, RenderContext, SendText, renders
 from bot.render.text import MESSAGE_LIMIT, shorten, utf16_len
 
 ROUND_RUNNING = "A round is already running here. Answer along, or /stop it first."
@@ -91,3 +92,9 @@ def group_summary(summary: RoundSummary) -> str:
             f"{score.answered} right"
         )
     return f"{head}\n\n" + "\n".join(lines)
+
+
+@renders(ShowSummary)
+def summarised(shown: ShowSummary, context: RenderContext) -> Calls:
+    summary = shown.summary
+    return (SendText(group_summary(summary) if shown.group else private_summary(summary)),)

@@ -14,7 +14,7 @@ from bot.core.rules.mastery import (
     wilson_lower,
 )
 from bot.core.topics import PrivateMe
-from bot.render import questions as render
+from bot.render import commands as render
 from bot.render.review import leech_lines
 from bot.render.text import MESSAGE_LIMIT, echo, shorten, utf16_len
 

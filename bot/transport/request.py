@@ -8,6 +8,9 @@ hundreds of answers per second on one core.
 
 from __future__ import annotations
 
+import json
+from http import HTTPStatus
+
 import aiohttp
 from telegram.error import NetworkError, TimedOut
 from telegram.request import BaseRequest, RequestData
@@ -15,6 +18,25 @@ from telegram.request import BaseRequest, RequestData
 from bot import metrics
 
 USER_AGENT = "quizbot (python-telegram-bot on aiohttp)"
+
+
+def json_or_error(status: int, payload: bytes) -> bytes:
+    """The body as PTB should parse it. An error answer that is not JSON (an HTML 502 page of
+    Telegram's front end, a proxy's text) becomes Telegram's JSON error with its HTTP status,
+    so PTB raises the error that status means (NetworkError for 5xx: retried) instead of
+    logging "Can not load invalid JSON data" with a traceback."""
+    if status < 400:
+        return payload
+    try:
+        if isinstance(json.loads(payload), dict):
+            return payload
+    except ValueError:
+        pass
+    try:
+        reason = HTTPStatus(status).phrase
+    except ValueError:
+        reason = "Error"
+    return json.dumps({"ok": False, "error_code": status, "description": reason}).encode()
 
 
 def _timeout(value: object, default: float | None) -> float | None:
@@ -89,7 +111,7 @@ class AiohttpRequest(BaseRequest):
                 payload = await response.read()
                 # Counted once the whole answer is in: a 2xx as sent, a 429 as flood control.
                 metrics.request_done(url, response.status)
-                return response.status, payload
+                return response.status, json_or_error(response.status, payload)
         except TimeoutError as error:
             raise TimedOut from error
         except aiohttp.ClientError as error:

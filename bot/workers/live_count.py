@@ -19,7 +19,7 @@ from typing import Any
 from telegram.error import TelegramError
 from telegram.ext import ExtBot
 
-from bot.core.delivery import LiveView
+from bot.core.live import LiveView
 from bot.core.model import Ask
 from bot.render import group as render_group
 from bot.render import questions as render
@@ -49,11 +49,6 @@ class LiveCounts:
         self._bot = bot
         self._clock = clock
         self._counts: dict[int, _Count] = {}  # by ask id
-
-    def posted(self, ask: Ask) -> None:
-        """A group question went out with '0 answered': the next press may edit at once."""
-        if ask.closes_at is not None:
-            self._counts[ask.id] = _Count(ask, self._clock() - EDIT_INTERVAL_SECONDS)
 
     def answered(self, ask: Ask) -> bool:
         """Note a recorded answer; True when the chat's sender should look now."""

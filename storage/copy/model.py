@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 RECORDS = "schema_migrations"
 # Leases and heartbeats of running processes: meaningless in another database.
-RUNTIME_TABLES = ("replicas", "chat_claims")
+RUNTIME_TABLES = ("replicas", "chat_claims", "command_allowance")
 
 
 class CopyError(RuntimeError):

@@ -7,7 +7,7 @@ from datetime import datetime
 from bot.core.model import Exam, ExamItem
 from storage.sql.base import StoreBase
 from storage.sql.rows import to_ms
-from storage.sql.writes.exams import EXAM_COLUMNS, EXAM_ITEMS, exam_of, item_of
+from storage.sql.writes.exams import EXAM_COLUMNS, EXAM_ITEMS, SET_MESSAGE, exam_of, item_of
 
 _GET = f"SELECT {EXAM_COLUMNS} FROM exams WHERE id = ?"
 # Served by the partial UNIQUE index exams_one_open_per_user.
@@ -31,7 +31,6 @@ _PAGE = (
     "UPDATE exams SET current = ? "
     "WHERE id = ? AND submitted_at IS NULL AND deadline > ? AND ? BETWEEN 0 AND size"
 )
-_MESSAGE = "UPDATE exams SET message_id = ? WHERE id = ? AND submitted_at IS NULL"
 # Answered anywhere: stored answers (quizzes, rounds, daily questions) and the learning log
 # (reviews and exams too).
 _ANSWERED = (
@@ -78,7 +77,7 @@ class ExamQueries(StoreBase):
         return await self._db.execute(_PAGE, (page, exam_id, to_ms(now), page)) == 1
 
     async def set_exam_message(self, exam_id: int, message_id: int) -> bool:
-        return await self._db.execute(_MESSAGE, (message_id, exam_id)) == 1
+        return await self._db.execute(SET_MESSAGE, (message_id, exam_id)) == 1
 
     async def answered_questions(self, user_id: int, deck_id: str) -> frozenset[str]:
         found = await self._db.fetch_all(_ANSWERED, (user_id, deck_id, user_id, deck_id))

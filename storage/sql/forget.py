@@ -10,6 +10,7 @@ from storage.sql.boards import recount
 
 # Their rows in every table that keys data by user, the outbox rows that name them first.
 _DELETES = (
+    "DELETE FROM effects WHERE user_id = ?1",
     "DELETE FROM effects WHERE report_id IN (SELECT id FROM reports WHERE user_id = ?1)",
     "DELETE FROM effects WHERE exam_id IN (SELECT id FROM exams WHERE user_id = ?1)",
     "DELETE FROM exam_questions WHERE exam_id IN (SELECT id FROM exams WHERE user_id = ?1)",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from datetime import date, datetime, timedelta
 
 from bot.core.model import (
@@ -9,7 +10,6 @@ from bot.core.model import (
     Ask,
     AskOrigin,
     Effect,
-    EffectKind,
     Player,
     Push,
     PushStatus,
@@ -129,7 +129,7 @@ def push(row: Row) -> Push:
 
 EFFECT_COLUMNS = (
     "id, chat_id, kind, thread_id, ask_id, round_id, user_id, next_asked, message_id, text, "
-    "report_id, exam_id, attempts, not_before"
+    "report_id, exam_id, payload, bulk, dedupe_key, attempts, not_before"
 )
 
 
@@ -137,7 +137,7 @@ def effect(row: Row) -> Effect:
     return Effect(
         id=row["id"],
         chat_id=row["chat_id"],
-        kind=EffectKind(row["kind"]),
+        kind=row["kind"],
         thread_id=row["thread_id"],
         ask_id=row["ask_id"],
         round_id=row["round_id"],
@@ -147,6 +147,9 @@ def effect(row: Row) -> Effect:
         text=row["text"],
         report_id=row["report_id"],
         exam_id=row["exam_id"],
+        payload=json.loads(row["payload"]) if row["payload"] else {},
+        bulk=bool(row["bulk"]),
+        dedupe_key=row["dedupe_key"],
         attempts=row["attempts"],
         not_before=from_ms(row["not_before"]),
     )

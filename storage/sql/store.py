@@ -16,6 +16,7 @@ from storage.sql.memory import MemoryQueries
 from storage.sql.replicas import ReplicaQueries
 from storage.sql.reports import ReportQueries
 from storage.sql.rounds import RoundQueries
+from storage.sql.updates import UpdateQueries
 
 if TYPE_CHECKING:
     from bot.core import ports
@@ -36,6 +37,7 @@ class SqlStore(
     ForgetQueries,
     ExamQueries,
     ReplicaQueries,
+    UpdateQueries,
 ):
     """Every port on one `Database`. A method that writes commits before it returns;
     `transaction()` yields the `Writes` of one transaction. Reads see what is committed."""
@@ -65,4 +67,5 @@ if TYPE_CHECKING:
         _forget: ports.ForgetStore = store
         _exams: ports.ExamStore = store
         _replicas: ReplicaStore = store
+        _all: ports.CorePorts = store
         _writes: ports.Writes = writes

@@ -54,7 +54,7 @@ def test_quiz_rejects_anything_else_with_the_round_usage(text: str) -> None:
 
 def test_quiz_round_limit_matches_the_core() -> None:
     """The parser's round limit is the one the round service enforces."""
-    from bot.core.rounds import MAX_ROUND
+    from bot.core.rounds.service import MAX_ROUND
 
     assert parsing.MAX_ROUND == MAX_ROUND
 

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bot.core.model import Report, ReportReason, ReportStatus
-from bot.core.reports.service import ReportView
+from bot.core.reports.owed import ReportView
 from bot.render.reports import fit, report_message
 from content.models import Question
 from tests.fakes import parse_html, utf16_len

@@ -19,7 +19,7 @@ from bot.render.topics import (
     private_me_message,
     topics_message,
 )
-from tests.core.test_topics import topic_deck
+from tests.builders import topic_deck
 from tests.fakes.html import parse_html
 
 NOW = datetime(2026, 12, 2, 9, 0, tzinfo=UTC)

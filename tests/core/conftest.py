@@ -1,24 +1,18 @@
-"""The quiz core wired over a real SQLite database in tmp_path, as the composition root does."""
+"""The quiz core wired over a real SQLite database in tmp_path, by the one wiring function."""
 
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
-from datetime import timedelta
 from pathlib import Path
 from random import Random
-from zoneinfo import ZoneInfo
 
 import pytest
 
 from bot.core.catalog import Catalog
-from bot.core.chats import ChatService
-from bot.core.closing import Closer
-from bot.core.delivery import Delivery
-from bot.core.quiz import Asking, QuizConfig, QuizService
-from bot.core.rounds import RoundService
+from bot.core.services import Services, build_services
 from storage.sqlite import SqliteStore
-from tests.core.test_selection import _deck
+from tests.builders import simple_deck
 from tests.fakes.clock import FakeClock
 
 
@@ -26,40 +20,44 @@ from tests.fakes.clock import FakeClock
 class Core:
     store: SqliteStore
     clock: FakeClock
-    chats: ChatService
-    quiz: QuizService
-    rounds: RoundService
-    closer: Closer
-    delivery: Delivery
+    services: Services
+
+    @property
+    def outbox(self):  # the names the core tests use most
+        return self.services.outbox
+
+    @property
+    def quiz(self):
+        return self.services.quiz
+
+    @property
+    def rounds(self):
+        return self.services.rounds
+
+    @property
+    def closer(self):
+        return self.services.closer
+
+    @property
+    def chats(self):
+        return self.services.chats
 
 
 @pytest.fixture
 async def core(tmp_path: Path) -> AsyncIterator[Core]:
     store = await SqliteStore.open(tmp_path / "core.sqlite3")
     clock = FakeClock()
-    catalog = Catalog({"deck": _deck(3)})
-    chats = ChatService(store, store, catalog, clock, ZoneInfo("UTC"))
-    config = QuizConfig(group_open=timedelta(seconds=300), round_open=timedelta(seconds=60))
-    asking = Asking(store, chats, catalog, clock, config, Random(5))
-    rounds = RoundService(store, store, store, asking, chats, catalog, clock)
+    services = build_services(store, Catalog({"deck": simple_deck(3)}), clock, rng=Random(5))
     try:
-        yield Core(
-            store=store,
-            clock=clock,
-            chats=chats,
-            quiz=QuizService(store, store, store, asking, chats, catalog, clock),
-            rounds=rounds,
-            closer=Closer(store, store, rounds, chats, clock),
-            delivery=Delivery(store, store, store, store, rounds, chats, catalog, clock),
-        )
+        yield Core(store=store, clock=clock, services=services)
     finally:
         await store.close()
 
 
 async def post_all(core: Core, chat_id: int) -> None:
     """Deliver the chat's owed questions as a sender would, each getting a message id."""
-    from bot.core.delivery import PostQuestion
+    from bot.core.quiz import PostQuestion
 
-    for item in await core.delivery.due(chat_id):
+    for item in await core.outbox.due(chat_id):
         if isinstance(item, PostQuestion):
-            await core.delivery.delivered(item, 1000 + item.ask.id)
+            await core.outbox.delivered(item, 1000 + item.ask.id)

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from bot.core.model import ChatKind, ChatRef, EffectKind, Player
+from bot.core.model import ChatKind, ChatRef, Player
 from bot.core.quiz import Queued
-from bot.core.rounds import NoRound, NotAllowed, RoundOver, RoundRunning, Stopped
+from bot.core.rounds.service import NoRound, NotAllowed, RoundOver, RoundRunning, Stopped
 from tests.core.conftest import Core, post_all
 
 GROUP = ChatRef(-100, ChatKind.SUPERGROUP, "Study group")
@@ -12,7 +12,7 @@ ALICE = Player(1, "Alice")
 PRIVATE = ChatRef(ALICE.id, ChatKind.PRIVATE)
 
 
-async def _kinds(core: Core, chat_id: int) -> list[EffectKind]:
+async def _kinds(core: Core, chat_id: int) -> list[str]:
     return [effect.kind for effect in await core.store.pending_effects(chat_id, 100)]
 
 
@@ -31,11 +31,11 @@ async def test_close_owes_the_reveal_and_the_rounds_next_question_at_once(core: 
     await post_all(core, GROUP.id)
     core.clock.advance(seconds=61)
     assert await core.closer.close_due() == {GROUP.id}
-    assert await _kinds(core, GROUP.id) == [EffectKind.REVEAL, EffectKind.QUESTION]
+    assert await _kinds(core, GROUP.id) == ["reveal", "question"]
     await post_all(core, GROUP.id)
     core.clock.advance(seconds=61)
     await core.closer.close_due()
-    assert (await _kinds(core, GROUP.id))[-2:] == [EffectKind.REVEAL, EffectKind.SUMMARY]
+    assert (await _kinds(core, GROUP.id))[-2:] == ["reveal", "summary"]
     assert await core.store.running_round(GROUP.id) is None
 
 
@@ -103,7 +103,7 @@ async def test_last_private_answer_ends_the_round_and_its_explanation_carries_th
         chat_id=PRIVATE.id, message_id=None, ask_id=started.ask.id, position=0, player=ALICE
     )
     owed = await core.store.pending_effects(PRIVATE.id, 10)
-    assert [item.kind for item in owed][-2:] == [EffectKind.ANSWERED, EffectKind.EXPLANATION]
+    assert [item.kind for item in owed][-2:] == ["answered", "explanation"]
     assert owed[-1].round_id == started.ask.round_id
     assert owed[-1].next_asked is None
     assert await core.store.running_round(PRIVATE.id) is None
@@ -116,7 +116,7 @@ async def test_stop_needs_the_starter_or_an_admin_and_reveals_the_open_question(
     await core.rounds.start(GROUP, None, ALICE.id, 3)
     assert isinstance(await core.rounds.stop(GROUP.id, 2, _no), NotAllowed)
     assert isinstance(await core.rounds.stop(GROUP.id, 2, _yes), Stopped)
-    assert (await _kinds(core, GROUP.id))[-2:] == [EffectKind.REVEAL, EffectKind.SUMMARY]
+    assert (await _kinds(core, GROUP.id))[-2:] == ["reveal", "summary"]
     assert isinstance(await core.rounds.stop(GROUP.id, ALICE.id, _yes), NoRound)
     summary = await core.rounds.summary((await core.store.round_asks(1))[0].round_id or 0)
     assert summary is not None
@@ -140,5 +140,5 @@ async def test_a_question_stopped_before_its_post_is_never_posted(core: Core) ->
     """/stop while the first question waits for its post: only the summary goes out."""
     await core.rounds.start(GROUP, None, ALICE.id, 3)
     assert isinstance(await core.rounds.stop(GROUP.id, ALICE.id, _no), Stopped)
-    due = await core.delivery.due(GROUP.id)
-    assert [item.effect.kind for item in due] == [EffectKind.SUMMARY]
+    due = await core.outbox.due(GROUP.id)
+    assert [item.effect.kind for item in due] == ["summary"]

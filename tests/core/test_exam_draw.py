@@ -13,7 +13,8 @@ from hypothesis import strategies as st
 
 from bot.core.exams.draw import SizeOutOfRange, apportion, draw_exam, plan_exam, topic_sizes
 from content.loader import DEFAULT_CONTENT_DIR, load_decks
-from content.models import Deck, ExamBlock, Question
+from content.models import ExamBlock
+from tests.builders import deck_of
 
 # The blueprint's topic weights (shared/content/BLUEPRINT.md), in percent.
 BLUEPRINT = {
@@ -29,22 +30,6 @@ BLUEPRINT = {
     "operations": 7,
     "topology": 5,
 }
-
-
-def deck_of(sizes: dict[str, int], exam: ExamBlock | None = None) -> Deck:
-    questions = [
-        Question(
-            id=f"{topic}-{n}",
-            topic=topic,
-            text=f"Question {n} on {topic}?",
-            answer=f"right {n}",
-            wrong=[f"wrong {n}a", f"wrong {n}b", f"wrong {n}c"],
-            explanation="because",
-        )
-        for topic, size in sizes.items()
-        for n in range(size)
-    ]
-    return Deck(id="deck", title="Deck", source="test", questions=questions, exam=exam)
 
 
 def test_largest_remainder_gives_the_leftover_seats_to_the_largest_remainders() -> None:

@@ -7,12 +7,11 @@ from dataclasses import dataclass
 from datetime import timedelta
 from pathlib import Path
 from random import Random
-from zoneinfo import ZoneInfo
 
 import pytest
 
 from bot.core.catalog import Catalog
-from bot.core.chats import ChatService
+from bot.core.delivery import Outbox
 from bot.core.exams.actions import (
     Choose,
     ConfirmFinish,
@@ -29,13 +28,14 @@ from bot.core.exams.actions import (
     Started,
     Submitted,
 )
+from bot.core.exams.owed import PostExamPage
 from bot.core.exams.service import ExamService
 from bot.core.exams.views import ExamView
-from bot.core.memory.scheduling import Memory
-from bot.core.model import ChatKind, ChatRef, EffectKind, ExamEnd
+from bot.core.model import ChatKind, ChatRef, ExamEnd
+from bot.core.services import build_services
 from content.models import ExamBlock
 from storage.sqlite import SqliteStore
-from tests.core.test_exam_draw import deck_of
+from tests.builders import deck_of
 from tests.fakes.clock import FakeClock
 
 ALICE, BOB = 501, 502
@@ -48,6 +48,7 @@ class Exams:
     store: SqliteStore
     clock: FakeClock
     service: ExamService
+    outbox: Outbox
 
     async def press(
         self, action: ExamAction, *, user: int = ALICE, message: int = MESSAGE
@@ -65,10 +66,9 @@ async def exams(tmp_path: Path) -> AsyncIterator[Exams]:
     clock = FakeClock()
     block = ExamBlock(questions=4, minutes=10, pass_percent=75)
     catalog = Catalog({"deck": deck_of({"a": 3, "b": 3}, block)})
-    chats = ChatService(store, store, catalog, clock, ZoneInfo("UTC"))
-    service = ExamService(store, store, chats, catalog, Memory(), clock, Random(4))
+    services = build_services(store, catalog, clock, rng=Random(4))
     try:
-        yield Exams(store, clock, service)
+        yield Exams(store, clock, services.exams, services.outbox)
     finally:
         await store.close()
 
@@ -76,7 +76,9 @@ async def exams(tmp_path: Path) -> AsyncIterator[Exams]:
 async def started(exams: Exams) -> ExamView:
     outcome = await exams.service.start(CHAT, ALICE, None)
     assert isinstance(outcome, Started)
-    await exams.service.posted(outcome.view.exam.id, MESSAGE)
+    for owed in await exams.outbox.due(CHAT.id):  # the page is owed: posted as a sender would
+        if isinstance(owed, PostExamPage):
+            await exams.outbox.delivered(owed, MESSAGE)
     return outcome.view
 
 
@@ -139,7 +141,7 @@ async def test_an_exam_is_submitted_once_and_feeds_memory_not_leaderboards(exams
     assert await exams.service.close_due() == set()
     effects = await exams.store.pending_effects(CHAT.id, 10)
     assert [(e.kind, e.exam_id, e.message_id) for e in effects] == [
-        (EffectKind.EXAM_RESULT, view.exam.id, MESSAGE)
+        ("exam_result", view.exam.id, MESSAGE)
     ]
     learned = await exams.store.history(ALICE, "deck", view.exam.started_at)
     assert sorted(entry.correct for entry in learned) == [False, True, True]

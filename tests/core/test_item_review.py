@@ -41,7 +41,7 @@ async def sim_store(sim_db: Path) -> AsyncIterator[SqliteStore]:
 
 @pytest.fixture
 async def figures(sim_store: SqliteStore) -> DeckFigures:
-    return await ItemReview(sim_store, {DECK_ID: sim_deck()}).deck(DECK_ID)
+    return await ItemReview(store=sim_store, decks={DECK_ID: sim_deck()}).deck(DECK_ID)
 
 
 def by_id(figures: DeckFigures) -> dict[str, ItemFigures]:
@@ -110,7 +110,7 @@ async def test_decks_lists_files_and_answered_decks_or_the_one_asked_for(
     """Without a deck id every deck with a file or answers is analysed; an unknown id gives
     nothing; a deck with answers but no file is analysed by question id."""
     other = sim_deck().model_copy(update={"id": "other"})
-    review = ItemReview(sim_store, {"other": other})
+    review = ItemReview(store=sim_store, decks={"other": other})
     assert await review.deck_ids() == ["other", DECK_ID]
     assert await review.decks("nope") == []
     [alone] = await review.decks(DECK_ID)

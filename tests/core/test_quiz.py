@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.core.model import Ask, ChatKind, ChatRef, EffectKind, Player
+from bot.core.model import Ask, ChatKind, ChatRef, Player
 from bot.core.quiz import Queued, StillOpen
 from bot.core.rules.scoring import AlreadyAnswered, Invalid, Recorded, TooLate
 from tests.core.conftest import Core, post_all
@@ -21,7 +21,7 @@ async def _asked(core: Core, chat: ChatRef = PRIVATE, thread: int | None = None)
     return outcome.ask
 
 
-async def _kinds(core: Core, chat_id: int) -> list[EffectKind]:
+async def _kinds(core: Core, chat_id: int) -> list[str]:
     return [effect.kind for effect in await core.store.pending_effects(chat_id, 100)]
 
 
@@ -30,7 +30,7 @@ async def test_quiz_stores_the_ask_and_owes_its_message_in_one_commit(core: Core
     ask = await _asked(core)
     assert ask.message_id is None
     effects = await core.store.pending_effects(PRIVATE.id, 10)
-    assert [(e.kind, e.ask_id) for e in effects] == [(EffectKind.QUESTION, ask.id)]
+    assert [(e.kind, e.ask_id) for e in effects] == [("question", ask.id)]
 
 
 async def test_private_answer_closes_and_owes_the_mark_and_the_explanation(core: Core) -> None:
@@ -49,9 +49,9 @@ async def test_private_answer_closes_and_owes_the_mark_and_the_explanation(core:
     assert stored is not None
     assert stored.is_closed
     assert await _kinds(core, PRIVATE.id) == [
-        EffectKind.QUESTION,
-        EffectKind.ANSWERED,
-        EffectKind.EXPLANATION,
+        "question",
+        "answered",
+        "explanation",
     ]
     stats = await core.store.user_stats(PRIVATE.id, ALICE.id)
     assert (stats.answered, stats.correct) == (1, 1)
@@ -97,7 +97,7 @@ async def test_forged_presses_are_invalid_and_write_nothing(
     )
     assert isinstance(result, Invalid)
     assert await core.store.get_answer(ask.id, BOB.id) is None
-    assert await _kinds(core, PRIVATE.id) == [EffectKind.QUESTION]
+    assert await _kinds(core, PRIVATE.id) == ["question"]
 
 
 async def test_press_after_the_deadline_is_too_late(core: Core) -> None:
@@ -111,10 +111,13 @@ async def test_press_after_the_deadline_is_too_late(core: Core) -> None:
 
 
 async def test_group_gets_no_second_quiz_while_one_is_open_in_the_thread(core: Core) -> None:
-    """A second group /quiz points at the open one; another forum topic gets its own."""
+    """A second group /quiz points at the open one (the group is owed one pointer, however
+    many ask); another forum topic gets its own question."""
     first = await _asked(core, GROUP, thread=7)
-    again = await core.quiz.quiz(GROUP, 7)
-    assert again == StillOpen(first)
+    assert await core.quiz.quiz(GROUP, 7) == StillOpen(first, pointed=True)
+    assert await core.quiz.quiz(GROUP, 7) == StillOpen(first, pointed=False)
+    pointers = [e for e in await core.store.pending_effects(GROUP.id, 10) if e.kind == "still_open"]
+    assert [e.ask_id for e in pointers] == [first.id]
     assert isinstance(await core.quiz.quiz(GROUP, 8), Queued)
     await post_all(core, GROUP.id)
     core.clock.advance(seconds=301)

@@ -7,22 +7,8 @@ from random import Random
 
 from bot.core.model import PassState
 from bot.core.rules.selection import next_question, shuffled_option_order
-from content.models import Deck, Question
-
-
-def _deck(size: int) -> Deck:
-    questions = [
-        Question(
-            id=f"q{i}",
-            topic="t",
-            text=f"Question {i}?",
-            answer=f"right {i}",
-            wrong=[f"wrong {i}a", f"wrong {i}b", f"wrong {i}c"],
-            explanation="because",
-        )
-        for i in range(size)
-    ]
-    return Deck(id="deck", title="Deck", source="test", questions=questions)
+from content.models import Deck
+from tests.builders import simple_deck as _deck
 
 
 def _walk(deck: Deck, count: int, seed: int) -> list[tuple[str, int]]:

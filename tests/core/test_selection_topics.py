@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from bot.core.model import PassState
 from bot.core.rules.selection import next_question
-from tests.core.test_topics import topic_deck
+from tests.builders import topic_deck
 
 DECK = topic_deck({"memory": 3, "nccl": 4, "storage": 2})
 

@@ -7,20 +7,18 @@ from dataclasses import dataclass
 from datetime import timedelta
 from pathlib import Path
 from random import Random
-from zoneinfo import ZoneInfo
 
 import pytest
 
 from bot.core.catalog import Catalog
-from bot.core.chats import ChatService
-from bot.core.memory.scheduling import Memory
 from bot.core.model import ChatKind, ChatRef, LearnSource, Player
-from bot.core.quiz import Asking, QuizConfig, QuizService
-from bot.core.rounds import Finish, NextQuestion, RoundService
+from bot.core.quiz import QuizService
+from bot.core.rounds.service import Finish, NextQuestion, RoundService
 from bot.core.rules.mastery import NoSuchTopic
+from bot.core.services import build_services
 from bot.core.topics import TopicService
 from storage.sqlite import SqliteStore
-from tests.core.test_topics import topic_deck
+from tests.builders import topic_deck
 from tests.fakes.clock import FakeClock
 
 DECK = topic_deck({"inference": 2, "interconnects": 3, "nccl": 4, "storage": 2})
@@ -42,17 +40,9 @@ class Topical:
 async def topical(tmp_path: Path) -> AsyncIterator[Topical]:
     store = await SqliteStore.open(tmp_path / "topics.sqlite3")
     clock = FakeClock()
-    catalog = Catalog({DECK.id: DECK})
-    chats = ChatService(store, store, catalog, clock, ZoneInfo("UTC"))
-    asking = Asking(store, chats, catalog, clock, QuizConfig(), Random(4))
+    services = build_services(store, Catalog({DECK.id: DECK}), clock, rng=Random(4))
     try:
-        yield Topical(
-            store,
-            clock,
-            QuizService(store, store, store, asking, chats, catalog, clock, Memory(), store),
-            RoundService(store, store, store, asking, chats, catalog, clock, store),
-            TopicService(store, store, chats, clock),
-        )
+        yield Topical(store, clock, services.quiz, services.rounds, services.topics)
     finally:
         await store.close()
 

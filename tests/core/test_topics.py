@@ -20,31 +20,13 @@ from bot.core.rules.mastery import (
     topic_size,
     wilson_lower,
 )
-from content.models import Deck, Question
+from tests.builders import topic_deck
 
 NOW = datetime(2026, 12, 2, 9, 0, tzinfo=UTC)
 NCA_TOPICS = [
     "parallelism", "memory", "nccl", "interconnects", "networking", "storage", "partitioning",
     "scaling", "inference", "operations", "topology",
 ]  # fmt: skip
-
-
-def topic_deck(sizes: dict[str, int], *, numbered: bool = False) -> Deck:
-    """A deck with `sizes[topic]` questions in each topic, ids '<topic>-<n>' (or, `numbered`,
-    't<index of the topic>-<n>', for topics that are no slugs)."""
-    questions = [
-        Question(
-            id=f"t{index}-{n}" if numbered else f"{topic.lower().replace(' ', '-')}-{n}",
-            topic=topic,
-            text=f"{topic} question {n}?",
-            answer=f"right {n}",
-            wrong=[f"wrong {n}a", f"wrong {n}b", f"wrong {n}c"],
-            explanation="because",
-        )
-        for index, (topic, size) in enumerate(sizes.items())
-        for n in range(size)
-    ]
-    return Deck(id="topics", title="Topics", source="test", questions=questions)
 
 
 def _pressed(topic: str, right: int, wrong: int) -> list[Learned]:

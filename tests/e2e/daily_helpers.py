@@ -31,8 +31,8 @@ def questions(fake: FakeBotApi, chat_id: int) -> list[str]:
 
 async def fan_out(bot: RunningBot, fake: FakeBotApi) -> None:
     """Plan the slots that have come and send every pending push, then until all is quiet."""
-    await bot.daily_sender.run_once()
-    await bot.sender.idle()
+    await bot.ticker.tick()
+    await bot.sender.feed_until_quiet()
     await fake.idle()
 
 

@@ -60,7 +60,7 @@ async def settle(fake: FakeBotApi, running: RunningBot, clock: FakeClock, second
     """Move time on by `seconds`, run one tick and wait until every send is done."""
     clock.advance(seconds=seconds)
     await running.ticker.tick()
-    await running.sender.idle()
+    await running.sender.feed_until_quiet()
     await fake.idle()
 
 

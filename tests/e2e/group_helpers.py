@@ -35,7 +35,7 @@ def ask_id_of(question: StoredMessage) -> int:
 async def tick(fake: FakeBotApi, running: RunningBot) -> None:
     """One ticker pass (close what is due, start the senders), then until all it owed is sent."""
     await running.ticker.tick()
-    await running.sender.idle()
+    await running.sender.feed_until_quiet()
     await fake.idle()
 
 

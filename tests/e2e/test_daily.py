@@ -8,6 +8,7 @@ from datetime import UTC, date, datetime, timedelta
 import pytest
 
 from bot.app import RunningBot
+from bot.core.delivery import BACKOFF_SECONDS
 from bot.core.model import PushStatus
 from tests.e2e.conftest import StartBot
 from tests.e2e.daily_helpers import ADMIN, GROUP
@@ -148,20 +149,20 @@ async def test_ledger_resumes_after_a_crash_without_duplicates(
             await _say(fake, ADMIN, "/daily 10:00 UTC", chat)
         # The crash: stop before the sender ran, with the slots planned, the first chat's ask
         # made and the second chat's push recorded as sent.
-        daily = running.daily
-        await running.daily_sender.stop()
+        daily = running.services.daily
+        await running.sender.stop_bulk()
         clock.set(datetime(2026, 12, 2, 10, 0, tzinfo=UTC))
         await daily.plan_due()
         half_done, done = [await _push(running, c.id, today) for c in chats[:2]]
         asked: dict[int, int] = {}
         for push in (half_done, done):
-            ref = await daily.deliverable_chat(push.chat_id)
+            ref = await running.services.chats.deliverable(push.chat_id)
             assert ref is not None
-            asked[push.chat_id] = (await daily.ask_for(push, ref)).ask.id
-        done_ask = await running.store.get_ask(asked[done.chat_id])
-        assert done_ask is not None
-        await daily.sent(done, done_ask, 1)
-        assert {p.chat_id for p in await daily.pending()} == {c.id for c in chats} - {done.chat_id}
+            asked[push.chat_id] = (await daily.ask_for(push, ref)).id
+        async with running.store.transaction() as writes:
+            await writes.mark_push_sent(done.chat_id, today, asked[done.chat_id], 1, clock.now())
+        pending = {p.chat_id for p in await running.store.pending_pushes(100)}
+        assert pending == {c.id for c in chats} - {done.chat_id}
     async with start_bot() as running:
         await _fan_out(running, fake)
         pushes = [await _push(running, c.id, today) for c in chats]
@@ -220,26 +221,26 @@ async def test_migrated_chat_gets_its_push_at_the_new_id(
 async def test_failures_retry_with_backoff_then_record_failed(
     fake: FakeBotApi, bot: RunningBot, clock: FakeClock
 ) -> None:
-    """Server errors are retried a bounded number of times, then the day is marked failed."""
-    waits: list[float] = []
-
-    async def no_wait(seconds: float) -> None:
-        waits.append(seconds)
-
-    bot.daily_sender.sleep = no_wait
+    """Server errors are retried with the outbox's back-off, a bounded number of times, then
+    the day is marked failed; another chat's push is not held back."""
     fake.set_admins(GROUP.id, [ADMIN.id])
     other = FakeChat.supergroup(-1005550009, "Flaky group")
     fake.set_admins(other.id, [ADMIN.id])
     await _say(fake, ADMIN, "/daily 10:00 UTC")
     await _say(fake, ADMIN, "/daily 11:00 UTC", other)
     error = ApiError(502, "Bad Gateway")
-    fake.fail_next("sendMessage", error, error, error, error)
+    fake.fail_next("sendMessage", *[error] * len(BACKOFF_SECONDS))
     clock.set(datetime(2026, 12, 2, 10, 0, tzinfo=UTC))
     await _fan_out(bot, fake)
+    for wait in BACKOFF_SECONDS:
+        clock.advance(seconds=wait)
+        await _fan_out(bot, fake)
     failed = await _push(bot, GROUP.id, date(2026, 12, 2))
-    assert (failed.status, failed.attempts) == (PushStatus.FAILED, 4)
-    assert waits == [1.0, 4.0, 15.0]
+    assert (failed.status, failed.attempts) == (PushStatus.FAILED, len(BACKOFF_SECONDS))
+    assert _questions(fake, GROUP.id) == []
     fake.fail_next("sendMessage", error)
     clock.set(datetime(2026, 12, 2, 11, 0, tzinfo=UTC))
+    await _fan_out(bot, fake)
+    clock.advance(seconds=BACKOFF_SECONDS[0])
     await _fan_out(bot, fake)
     assert len(_questions(fake, other.id)) == 1

@@ -30,11 +30,11 @@ async def test_fan_out_within_limits_still_answers_interactive_traffic(
     async with running_bot(paced, clock=clock, poll_timeout=1) as running:
         await wait_for_polling(fake)
         for chat in chats:
-            await running.daily.turn_on(
+            await running.services.daily.turn_on(
                 ChatRef(chat.id, ChatKind.SUPERGROUP), time(10, 0), ZoneInfo("UTC")
             )
         clock.set(datetime(2026, 12, 2, 10, 0, tzinfo=UTC))
-        running.daily_sender.wake()
+        await running.ticker.tick()
         await fake.wait_until(lambda: len(fake.calls_to("sendMessage")) >= 10)
         learner = FakeChat.private(MEMBERS[7])
         asked_at = len(fake.calls)
@@ -58,7 +58,7 @@ async def test_429_storm_is_waited_out_and_nothing_is_lost_or_doubled(
     """429s with retry_after are waited and retried: every chat gets exactly one push."""
     chats = [FakeChat.supergroup(-1005580000 - i, f"S{i}") for i in range(5)]
     for chat in chats:
-        await bot.daily.turn_on(ChatRef(chat.id, ChatKind.SUPERGROUP), time(10, 0), None)
+        await bot.services.daily.turn_on(ChatRef(chat.id, ChatKind.SUPERGROUP), time(10, 0), None)
     storm = ApiError(429, "Too Many Requests: retry after 1", {"retry_after": 1})
     fake.fail_next("sendMessage", storm, storm)
     clock.set(datetime(2026, 12, 2, 10, 0, tzinfo=UTC))
@@ -97,10 +97,12 @@ async def test_graceful_stop_mid_fan_out_parks_the_rest_and_duplicates_nothing(
     chats = [FakeChat.supergroup(-1005590000 - i, f"P{i}") for i in range(60)]
     async with start_bot() as running:
         for chat in chats:
-            await running.daily.turn_on(ChatRef(chat.id, ChatKind.SUPERGROUP), time(10, 0), None)
+            await running.services.daily.turn_on(
+                ChatRef(chat.id, ChatKind.SUPERGROUP), time(10, 0), None
+            )
         fake.latency = 0.02
         clock.set(datetime(2026, 12, 2, 10, 0, tzinfo=UTC))
-        running.daily_sender.wake()
+        await running.ticker.tick()
         await fake.wait_until(lambda: len(fake.calls_to("sendMessage")) >= 10)
     stopped_with = sum(len(_questions(fake, chat.id)) for chat in chats)
     assert 10 <= stopped_with < len(chats)

@@ -17,17 +17,12 @@ ADMIN = MEMBERS[0]
 GROUP = FakeChat.supergroup(-1005550077, "Daily faults")
 
 
-async def _no_wait(seconds: float) -> None:
-    return None
-
-
 @pytest.mark.parametrize("where", ["push", "reveal"])
 @pytest.mark.parametrize("fault", list(TRANSIENT))
 async def test_a_transient_failure_of_a_daily_push_or_its_reveal_shows_it_once(
     fake: FakeBotApi, bot: RunningBot, clock: FakeClock, fault: str, where: str
 ) -> None:
     """The push is retried to exactly one question, which is revealed exactly once."""
-    bot.daily_sender.sleep = _no_wait
     fake.set_admins(GROUP.id, [ADMIN.id])
     fake.send_message(GROUP, ADMIN, "/daily 10:00 UTC")
     await fake.idle()
@@ -36,8 +31,7 @@ async def test_a_transient_failure_of_a_daily_push_or_its_reveal_shows_it_once(
         "sendMessage" if where == "push" else "editMessageText", TRANSIENT[fault], when=when
     )
     clock.set(datetime(2026, 12, 2, 10, 0, tzinfo=UTC))
-    await bot.daily_sender.run_once()
-    await fake.idle()
+    await settle(fake, bot, clock, 0)
     for step in (6 * 3600, 6 * 3600, 60, 60):  # open for 12 hours, then retries
         await settle(fake, bot, clock, step)
     assert injected.hits
@@ -53,14 +47,13 @@ async def test_a_retried_daily_push_drafts_one_question_not_one_per_attempt(
     fake: FakeBotApi, bot: RunningBot, clock: FakeClock, fault: str
 ) -> None:
     """Retries of a failed push send the question drafted first; no orphan asks are left."""
-    bot.daily_sender.sleep = _no_wait
     fake.set_admins(GROUP.id, [ADMIN.id])
     fake.send_message(GROUP, ADMIN, "/daily 10:00 UTC")
     await fake.idle()
     injected = fake.inject("sendMessage", TRANSIENT[fault], when=has_buttons, times=2)
     clock.set(datetime(2026, 12, 2, 10, 0, tzinfo=UTC))
-    await bot.daily_sender.run_once()
-    await fake.idle()
+    for step in (0, 60, 60):  # the push, then its retries after their back-off
+        await settle(fake, bot, clock, step)
     assert len(injected.hits) == 2
     questions = [m for m in fake.bot_messages(GROUP.id) if (m.text or "").startswith("❓ <b>")]
     assert len(questions) == 1

@@ -79,7 +79,8 @@ async def test_everything_moves_to_the_supergroup_in_any_order(
     summaries = [m for m in fake.bot_messages(NEW.id) if (m.text or "").startswith("🏁")]
     assert len(summaries) == 1
     clock.set(datetime(2026, 12, 2, 10, 0, tzinfo=UTC))
-    await bot.daily_sender.run_once()
+    await bot.ticker.tick()
+    await bot.sender.feed_until_quiet()
     await fake.idle()
     pushed = [m for m in fake.bot_messages(NEW.id) if m.callback_data and "⏳" in (m.text or "")]
     assert pushed, "the daily question went to the supergroup"

@@ -9,7 +9,7 @@ import pytest
 from bot.app import RunningBot
 from bot.config import Settings
 from bot.core.model import NewReport, ReportReason, ReportStatus
-from bot.render.questions import NOT_A_COMMAND
+from bot.render.commands import NOT_A_COMMAND
 from content.loader import load_decks
 from tests.e2e.conftest import ALICE
 from tests.e2e.report_helpers import (

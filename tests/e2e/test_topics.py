@@ -157,12 +157,14 @@ async def test_a_prefix_finds_its_topic_and_an_ambiguous_one_lists_them(
 async def test_an_unknown_topic_lists_the_topics_and_writes_nothing(
     fake: FakeBotApi, shipped: RunningBot
 ) -> None:
-    """`/quiz 5 <b>cuda` echoes the name safely, lists the 11 topics, and stores nothing."""
+    """`/quiz 5 <b>cuda` echoes the name safely, lists the 11 topics, and asks nothing."""
     listed = await _say(fake, "/quiz 5 <b>cuda")
     assert listed.startswith("🤔 I don't know the topic <code>&lt;b&gt;cuda</code>.")
     assert listed.count("\n• ") == 11
     assert await _questions_sent(fake, ALICE.id) == []
-    assert await shipped.store.chat(ALICE.id) is None
+    # The reply is owed like any (so the chat is known); no question, round or pass is stored.
+    assert await shipped.store.running_round(ALICE.id) is None
+    assert (await shipped.store.pass_state(ALICE.id, "nca-multi-gpu")).asked == frozenset()
     assert await shipped.store.running_round(ALICE.id) is None
     assert await shipped.store.history(ALICE.id, "nca-multi-gpu", EPOCH) == []
 

@@ -14,7 +14,18 @@ from zoneinfo import ZoneInfo
 import asyncpg
 import pytest
 
-from bot.core.model import Ask, AskDraft, AskOrigin, ChatKind, ChatRef, PeriodKind, Player
+from bot.core.model import (
+    Ask,
+    AskDraft,
+    AskOrigin,
+    ChatKind,
+    ChatRef,
+    Effect,
+    PeriodKind,
+    Player,
+    Push,
+    SlotDecision,
+)
 from bot.core.ports import PeriodBounds
 from bot.core.rules.periods import period_keys, period_range
 from storage.postgres.store import PostgresStore
@@ -270,3 +281,25 @@ async def postgres_scans(raw: Raw, sql: str, params: Sequence[object]) -> dict[s
         found[mode] = scans
     await raw.execute("RESET plan_cache_mode")
     return found
+
+
+async def record_slots(store: SqlStore, decisions: Sequence[SlotDecision], now: datetime) -> None:
+    """The ledger rows and the schedules' next slots, in a transaction of their own."""
+    async with store.transaction() as writes:
+        await writes.record_slots(decisions, now)
+
+
+async def effect_sent(store: SqlStore, effect: Effect, now: datetime, message_id: int) -> None:
+    """The effect done, as a sent question settles: its ask gets `message_id`."""
+    async with store.transaction() as writes:
+        await writes.effect_done(effect, now)
+        if effect.ask_id is not None:
+            await writes.set_ask_message(effect.ask_id, message_id)
+
+
+async def push_sent(
+    store: SqlStore, push: Push, ask_id: int, message_id: int, now: datetime
+) -> None:
+    """The push's question is out (its ask gets the message id, its ledger row is closed)."""
+    async with store.transaction() as writes:
+        await writes.mark_push_sent(push.chat_id, push.local_day, ask_id, message_id, now)

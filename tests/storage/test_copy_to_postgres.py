@@ -25,7 +25,6 @@ from bot.core.model import (
     AskOrigin,
     ChatKind,
     ChatRef,
-    EffectKind,
     ExamDraft,
     ExamEnd,
     ExamItemDraft,
@@ -36,6 +35,7 @@ from bot.core.model import (
     Player,
     ReportReason,
     RoundKind,
+    UpdateMark,
 )
 from bot.core.rules.periods import period_keys, period_start
 from storage.copy import (
@@ -80,6 +80,7 @@ COPIED = (
     "exams",
     "exam_questions",
     "effects",
+    "handled_updates",
 )
 
 
@@ -137,7 +138,7 @@ async def fill(store: SqlStore, path: Path) -> None:
         )
         assert report is not None
         await writes.ensure_chat(REPORTS, START)
-        await writes.enqueue(NewEffect(REPORTS.id, EffectKind.REPORT, report_id=report.id), START)
+        await writes.enqueue(NewEffect(REPORTS.id, "report", report_id=report.id), START)
     items = tuple(ExamItemDraft(f"q{i}", "t", (2, 0, 1, 3), "abc") for i in range(3))
     async with store.transaction() as writes:
         await writes.upsert_chat(ChatRef(BOB.id, ChatKind.PRIVATE), START)
@@ -149,7 +150,8 @@ async def fill(store: SqlStore, path: Path) -> None:
     async with store.transaction() as writes:
         assert await writes.submit_exam(exam.id, ExamEnd.USER, START)
         await writes.log_learning(BOB.id, "deck", "q0", True, START, 1500, LearnSource.EXAM)
-        await writes.enqueue(NewEffect(BOB.id, EffectKind.EXAM_RESULT, exam_id=exam.id), START)
+        await writes.enqueue(NewEffect(BOB.id, "exam_result", exam_id=exam.id), START)
+    assert await store.record_handled(UpdateMark(4242, START))
 
 
 async def build(path: Path) -> None:
@@ -229,7 +231,12 @@ async def test_the_copy_keeps_every_row_and_id_and_ranks_every_board_alike(
     assert report.migrated_from is None
     assert not report.source_in_use
     assert [t.name for t in report.tables] == list(COPIED)
-    assert report.not_copied == ("schema_migrations", "replicas", "chat_claims")
+    assert report.not_copied == (
+        "schema_migrations",
+        "replicas",
+        "chat_claims",
+        "command_allowance",
+    )
     mine, theirs = await contents(source, pg_url)
     assert theirs == mine
     assert {t.name: t.rows for t in report.tables} == {t: len(rows) for t, rows in mine.items()}

@@ -9,7 +9,7 @@ import pytest
 
 from bot.core.model import AskOrigin, ChatKind, ChatRef, Push, PushStatus, SlotDecision
 from storage.sql.store import SqlStore
-from tests.storage.helpers import FOREIGN_KEY, Raw, draft, utc
+from tests.storage.helpers import FOREIGN_KEY, Raw, draft, push_sent, record_slots, utc
 
 NOW = utc(2026, 12, 2, 7, 0)
 SLOT = utc(2026, 12, 2, 8, 0)
@@ -62,9 +62,9 @@ async def test_record_slots_writes_the_ledger_and_advances_the_schedules(
 ) -> None:
     """Ledger rows are written once (a replay keeps the first) and the next slots advance."""
     await scheduled(store)
-    await store.record_slots([decision(CHAT), decision(OTHER, PushStatus.SKIPPED)], NOW)
-    await store.record_slots([decision(CHAT, PushStatus.SKIPPED)], NOW)
-    await store.record_slots([], NOW)
+    await record_slots(store, [decision(CHAT), decision(OTHER, PushStatus.SKIPPED)], NOW)
+    await record_slots(store, [decision(CHAT, PushStatus.SKIPPED)], NOW)
+    await record_slots(store, [], NOW)
     pending = await store.pending_pushes(10)
     assert pending == [Push(CHAT.id, DAY, SLOT, PushStatus.PENDING, None, None, 0)]
     skipped = await store.push_for(OTHER.id, DAY)
@@ -84,7 +84,7 @@ async def test_record_slots_writes_the_ledger_and_advances_the_schedules(
 async def test_attach_push_ask_creates_the_daily_ask_and_notes_it(store: SqlStore) -> None:
     """The push's ask is created with its origin and the ledger row points at it."""
     await scheduled(store)
-    await store.record_slots([decision(CHAT)], NOW)
+    await record_slots(store, [decision(CHAT)], NOW)
     [push] = await store.pending_pushes(10)
     ask = await store.attach_push_ask(push, draft(CHAT.id, SLOT, origin=AskOrigin.DAILY))
     assert ask.origin is AskOrigin.DAILY
@@ -98,7 +98,7 @@ async def test_attach_push_ask_writes_nothing_when_the_ask_is_refused(
 ) -> None:
     """An ask the database refuses (unknown round) leaves the ledger row without one."""
     await scheduled(store)
-    await store.record_slots([decision(CHAT)], NOW)
+    await record_slots(store, [decision(CHAT)], NOW)
     [push] = await store.pending_pushes(10)
     with pytest.raises(raw.integrity_error, match=FOREIGN_KEY):
         await store.attach_push_ask(push, draft(CHAT.id, SLOT, round_id=404))
@@ -111,10 +111,10 @@ async def test_mark_push_sent_gives_the_ask_its_message_and_closes_the_row(
 ) -> None:
     """A sent push: the ask has the message id, the row is 'sent' with one more attempt."""
     await scheduled(store)
-    await store.record_slots([decision(CHAT)], NOW)
+    await record_slots(store, [decision(CHAT)], NOW)
     [push] = await store.pending_pushes(10)
     ask = await store.attach_push_ask(push, draft(CHAT.id, SLOT, origin=AskOrigin.DAILY))
-    await store.mark_push_sent(push, ask.id, 777, SLOT)
+    await push_sent(store, push, ask.id, 777, SLOT)
     sent = await store.push_for(CHAT.id, DAY)
     assert sent == Push(CHAT.id, DAY, SLOT, PushStatus.SENT, ask.id, 777, 1)
     stored = await store.get_ask(ask.id)
@@ -126,7 +126,7 @@ async def test_mark_push_sent_gives_the_ask_its_message_and_closes_the_row(
 async def test_failed_attempts_count_until_the_final_one(store: SqlStore, raw: Raw) -> None:
     """A failed attempt is counted and the row stays pending; the final one marks it failed."""
     await scheduled(store)
-    await store.record_slots([decision(CHAT)], NOW)
+    await record_slots(store, [decision(CHAT)], NOW)
     [push] = await store.pending_pushes(10)
     await store.mark_push_attempt(push, "timed out", final=False, now=SLOT)
     retried = await store.push_for(CHAT.id, DAY)

@@ -3,7 +3,6 @@ engine, and layering."""
 
 from __future__ import annotations
 
-import ast
 import asyncio
 import sqlite3
 from contextlib import closing
@@ -12,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.core.model import AskOrigin, ChatKind, ChatRef, EffectKind, NewEffect, RoundEnd
+from bot.core.model import AskOrigin, ChatKind, ChatRef, NewEffect, RoundEnd
 from storage.migrations import Migration
 from storage.sql.store import SqlStore
 from storage.sqlite import SchemaTooNewError, SqliteStore
@@ -133,7 +132,7 @@ async def test_an_exception_inside_a_transaction_writes_nothing(store: SqlStore,
             await writes.upsert_chat(ChatRef(-5, ChatKind.GROUP), NOW)
             ask = await writes.create_ask(draft(CHAT.id, NOW))
             await writes.start_round(CHAT.id, None, 1, 3, NOW)
-            await writes.enqueue(NewEffect(CHAT.id, EffectKind.QUESTION, ask_id=ask.id), NOW)
+            await writes.enqueue(NewEffect(CHAT.id, "question", ask_id=ask.id), NOW)
             assert await writes.close_ask(ask.id, NOW)
             raise LookupError("the use case changed its mind")
 

@@ -8,7 +8,6 @@ from datetime import timedelta
 from bot.core.model import (
     ChatKind,
     ChatRef,
-    EffectKind,
     ExamDraft,
     ExamEnd,
     ExamItemDraft,
@@ -82,7 +81,7 @@ async def test_forgetting_a_user_deletes_their_exams_and_owed_results(
     mine, bobs = await open_exam(store), await open_exam(store, BOB.id)
     async with store.transaction() as tx:
         await tx.submit_exam(mine, ExamEnd.DEADLINE, NOW)
-        await tx.enqueue(NewEffect(ALICE.id, EffectKind.EXAM_RESULT, exam_id=mine), NOW)
+        await tx.enqueue(NewEffect(ALICE.id, "exam_result", exam_id=mine), NOW)
     await store.forget_user(ALICE.id, {})
     assert await store.get_exam(mine) is None
     assert await store.exam_items(mine) == []

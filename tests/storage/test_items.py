@@ -14,7 +14,6 @@ from bot.core.model import (
     AskOrigin,
     ChatKind,
     ChatRef,
-    EffectKind,
     NewEffect,
     Player,
     PushStatus,
@@ -30,7 +29,19 @@ from storage.sql.store import SqlStore
 from storage.sqlite import SqliteStore
 from storage.sqlite.db import SqliteDatabase as Database
 from storage.sqlite.db import bundled_migrations
-from tests.storage.helpers import ALICE, BOB, CAROL, UTC_ZONE, Raw, ask_in, draft, utc
+from tests.storage.helpers import (
+    ALICE,
+    BOB,
+    CAROL,
+    UTC_ZONE,
+    Raw,
+    ask_in,
+    draft,
+    effect_sent,
+    push_sent,
+    record_slots,
+    utc,
+)
 
 NOW = utc(2026, 12, 2, 9, 0)
 GROUP = ChatRef(-100123, ChatKind.SUPERGROUP, "Study group")
@@ -116,10 +127,10 @@ async def test_posting_time_comes_from_the_outbox_or_the_daily_ledger(store: Sql
     the time its push was sent; an ask with no recorded posting has None."""
     posted = await asked(store, GROUP, "q1", timedelta(0))
     async with store.transaction() as writes:
-        question = NewEffect(GROUP.id, EffectKind.QUESTION, ask_id=posted.id)
+        question = NewEffect(GROUP.id, "question", ask_id=posted.id)
         await writes.enqueue(question, NOW)
     [effect] = await store.pending_effects(GROUP.id, 10)
-    await store.effect_done(effect, NOW + timedelta(seconds=4), message_id=50)
+    await effect_sent(store, effect, NOW + timedelta(seconds=4), 50)
 
     slot = NOW + timedelta(hours=1)
     await store.upsert_chat(OTHER, NOW)
@@ -128,11 +139,11 @@ async def test_posting_time_comes_from_the_outbox_or_the_daily_ledger(store: Sql
         OTHER.id, date(2026, 12, 2), slot, PushStatus.PENDING, slot + timedelta(days=1),
         date(2026, 12, 3),
     )  # fmt: skip
-    await store.record_slots([day], NOW)
+    await record_slots(store, [day], NOW)
     [push] = await store.pending_pushes(10)
     daily_draft = draft(OTHER.id, slot, "q2", origin=AskOrigin.DAILY)
     daily = await store.attach_push_ask(push, daily_draft)
-    await store.mark_push_sent(push, daily.id, 60, slot + timedelta(seconds=2))
+    await push_sent(store, push, daily.id, 60, slot + timedelta(seconds=2))
 
     unposted = await asked(store, GROUP, "q3", timedelta(hours=2))
     for ask in (posted, daily, unposted):

@@ -12,7 +12,6 @@ from bot.core.model import (
     AskOrigin,
     ChatKind,
     ChatRef,
-    EffectKind,
     NewEffect,
     PushStatus,
     RoundEnd,
@@ -30,6 +29,8 @@ from tests.storage.helpers import (
     Raw,
     ask_in,
     draft,
+    effect_sent,
+    record_slots,
     utc,
     zone_bounds,
 )
@@ -69,8 +70,8 @@ async def history(
         await store.record_answer(ask, BOB, 0, True, at, periods=period_keys(at, zone))
     slot = utc(2026, 12, 1, 8)
     await store.set_schedule(chat.id, f"{seed:02}:00", slot, D1, at)
-    await store.record_slots(
-        [SlotDecision(chat.id, day, slot, PushStatus.PENDING, slot, D3) for day in days], at
+    await record_slots(
+        store, [SlotDecision(chat.id, day, slot, PushStatus.PENDING, slot, D3) for day in days], at
     )
     for day in days:
         push = await store.push_for(chat.id, day)
@@ -78,11 +79,11 @@ async def history(
         await store.attach_push_ask(push, draft(chat.id, slot, "d", origin=AskOrigin.DAILY))
     assert started is not None
     async with store.transaction() as writes:
-        await writes.enqueue(NewEffect(chat.id, EffectKind.QUESTION, ask_id=ask.id), at)
-        await writes.enqueue(NewEffect(chat.id, EffectKind.NOTICE, text="hi"), at)
-        await writes.enqueue(NewEffect(chat.id, EffectKind.SUMMARY, round_id=started.id), at)
+        await writes.enqueue(NewEffect(chat.id, "question", ask_id=ask.id), at)
+        await writes.enqueue(NewEffect(chat.id, "notice", text="hi"), at)
+        await writes.enqueue(NewEffect(chat.id, "summary", round_id=started.id), at)
     first, *_ = await store.pending_effects(chat.id, 10)
-    await store.effect_done(first, at, 99)
+    await effect_sent(store, first, at, 99)
 
 
 async def old_group(store: SqlStore) -> None:

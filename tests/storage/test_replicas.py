@@ -6,31 +6,13 @@ from __future__ import annotations
 import asyncio
 from datetime import date, timedelta
 
-from bot.core.model import ChatKind, ChatRef, PushStatus, SlotDecision
 from storage.postgres.leader import PostgresLeadership
-from storage.postgres.store import PostgresStore
 from storage.sql.store import SqlStore
-from tests.storage.helpers import draft, utc
+from tests.storage.helpers import utc
 
 NOW = utc(2026, 12, 3, 9)
 LEASE = timedelta(seconds=60)
 DAY = date(2026, 12, 3)
-
-
-async def pending_pushes(store: SqlStore, chats: int) -> None:
-    """`chats` groups, each with a pending push for today's 09:00 slot."""
-    async with store.transaction() as writes:
-        for n in range(chats):
-            await writes.upsert_chat(ChatRef(-100 - n, ChatKind.SUPERGROUP, f"g{n}"), NOW)
-    for n in range(chats):
-        await store.set_schedule(-100 - n, "09:00", NOW, DAY, NOW)
-    await store.record_slots(
-        [
-            SlotDecision(-100 - n, DAY, NOW, PushStatus.PENDING, NOW + timedelta(days=1), DAY)
-            for n in range(chats)
-        ],
-        NOW,
-    )
 
 
 async def test_heartbeats_count_the_replicas_seen_lately(store: SqlStore) -> None:
@@ -55,57 +37,6 @@ async def test_a_chat_is_claimed_by_one_replica_until_released_or_expired(store:
     assert await store.claim_chat(-1, "b", until, until + timedelta(seconds=30))  # expired
     await store.release_chat(-1, "b")
     assert await store.claim_chat(-1, "a", until, until + timedelta(seconds=30))
-
-
-async def test_pending_pushes_are_claimed_once_until_the_lease_runs_out(store: SqlStore) -> None:
-    """Two replicas claim disjoint pushes, oldest first; expired claims are taken over."""
-    await pending_pushes(store, 5)
-    first = await store.claim_pushes("a", NOW, NOW + LEASE, 3)
-    second = await store.claim_pushes("b", NOW, NOW + LEASE, 3)
-    assert len(first) == 3
-    assert len(second) == 2
-    assert {p.chat_id for p in first}.isdisjoint({p.chat_id for p in second})
-    assert await store.claim_pushes("b", NOW, NOW + LEASE, 3) == []
-    later = NOW + LEASE
-    retaken = await store.claim_pushes("b", later, later + LEASE, 10)
-    assert len(retaken) == 5
-
-
-async def test_a_new_leader_takes_over_its_predecessors_claims_at_once(store: SqlStore) -> None:
-    """Releasing the claims of every other replica makes their pushes claimable now."""
-    await pending_pushes(store, 4)
-    await store.claim_pushes("old", NOW, NOW + LEASE, 3)
-    await store.claim_pushes("new", NOW, NOW + LEASE, 1)
-    assert await store.release_push_claims(keep="new") == 3
-    taken = await store.claim_pushes("new", NOW, NOW + LEASE, 10)
-    assert len(taken) == 3
-
-
-async def test_sent_pushes_are_never_claimed_again(store: SqlStore) -> None:
-    """A push marked sent is done, whatever its claim says."""
-    await pending_pushes(store, 1)
-    [push] = await store.claim_pushes("a", NOW, NOW + LEASE, 1)
-    async with store.transaction() as writes:
-        ask = await writes.create_ask(draft(push.chat_id, NOW))
-    await store.mark_push_sent(push, ask.id, 42, NOW)
-    assert await store.claim_pushes("b", NOW + LEASE, NOW + 2 * LEASE, 10) == []
-
-
-async def test_concurrent_claims_on_postgresql_never_share_a_push(
-    pg_migrated_url: str,
-) -> None:
-    """Eight PostgreSQL connections claiming at once (SKIP LOCKED) split the pushes exactly."""
-    stores = [await PostgresStore.open(pg_migrated_url, pool_size=2) for _ in range(2)]
-    try:
-        await pending_pushes(stores[0], 200)
-        claims = await asyncio.gather(
-            *(stores[n % 2].claim_pushes(f"r{n}", NOW, NOW + LEASE, 30) for n in range(8))
-        )
-        taken = [(p.chat_id, p.local_day) for batch in claims for p in batch]
-        assert len(taken) == len(set(taken)) == 200
-    finally:
-        for store in stores:
-            await store.close()
 
 
 async def test_one_leader_at_a_time_and_the_next_takes_over_when_it_dies(

@@ -14,7 +14,6 @@ import pytest
 from bot.core.model import (
     ChatKind,
     ChatRef,
-    EffectKind,
     NewEffect,
     NewReport,
     Report,
@@ -56,7 +55,7 @@ async def report(store: SqlStore, draft_: NewReport, *, owed: bool = False) -> R
         created = await writes.create_report(draft_)
         if created is not None and owed:
             await writes.ensure_chat(REPORTS, NOW)
-            effect = NewEffect(REPORTS.id, EffectKind.REPORT, report_id=created.id)
+            effect = NewEffect(REPORTS.id, "report", report_id=created.id)
             await writes.enqueue(effect, NOW, not_before=draft_.comment_until)
         return created
 
@@ -131,7 +130,7 @@ async def test_filing_a_report_keeps_its_comment_and_sends_its_message_now(
     assert await store.awaiting_report(1001) is None
     assert await store.due_effect_chats(NOW, 10) == [REPORTS.id]
     (effect,) = await store.pending_effects(REPORTS.id, 10)
-    assert (effect.kind, effect.report_id) == (EffectKind.REPORT, created.id)
+    assert (effect.kind, effect.report_id) == ("report", created.id)
 
 
 async def test_resolving_sets_status_time_and_resolver_once(store: SqlStore) -> None:
@@ -203,6 +202,6 @@ async def test_the_reports_migration_keeps_every_effect_and_ask(db_path: Path) -
         assert ask.question_hash is None
         assert await store.due_effect_chats(utc(2026, 1, 1), 10) == [-1]
         (pending,) = await store.pending_effects(-1, 10)
-        assert (pending.id, pending.kind, pending.attempts) == (9, EffectKind.REVEAL, 2)
+        assert (pending.id, pending.kind, pending.attempts) == (9, "reveal", 2)
     finally:
         await store.close()

@@ -12,6 +12,7 @@ from random import Random
 from bot.core.catalog import Catalog
 from bot.core.chats import ChatService
 from bot.core.clock import Clock
+from bot.core.delivery import Outbox
 from bot.core.exams.actions import (
     Choose,
     ConfirmFinish,
@@ -35,9 +36,10 @@ from bot.core.exams.actions import (
     Submitted,
 )
 from bot.core.exams.draw import SizeOutOfRange, draw_exam, plan_exam
+from bot.core.exams.owed import ExamPageKind, ExamResultKind, exam_page, exam_result
 from bot.core.exams.views import ExamResult, ExamView, MissView
 from bot.core.memory.scheduling import Memory
-from bot.core.model import ChatRef, EffectKind, NewEffect
+from bot.core.model import ChatRef
 from bot.core.model.exams import Exam, ExamDraft, ExamEnd
 from bot.core.model.memory import LearnSource
 from bot.core.ports import Store
@@ -49,6 +51,7 @@ DUE_BATCH = 200
 class ExamService:
     def __init__(
         self,
+        *,
         store: Store,
         exams: ExamStore,
         chats: ChatService,
@@ -56,7 +59,11 @@ class ExamService:
         memory: Memory,
         clock: Clock,
         rng: Random,
+        outbox: Outbox,
     ) -> None:
+        self._outbox = outbox
+        outbox.register(ExamResultKind(self.result))
+        outbox.register(ExamPageKind(self.current_page))
         self._store = store
         self._exams = exams
         self._chats = chats
@@ -88,6 +95,8 @@ class ExamService:
         async with self._store.transaction() as tx:
             await tx.upsert_chat(chat, now)
             exam = await tx.create_exam(draft)
+            if exam is not None:
+                await self._outbox.owe(tx, exam_page(exam))
         if exam is None:  # another /exam of the same user won the race
             running = await self._exams.open_exam(user_id)
             if running is None:
@@ -95,9 +104,12 @@ class ExamService:
             return InProgress(await self.view(running, running.current))
         return Started(await self.view(exam, 0))
 
-    async def posted(self, exam_id: int, message_id: int) -> None:
-        """The exam is shown in `message_id` now; presses on older messages are refused."""
-        await self._exams.set_exam_message(exam_id, message_id)
+    async def current_page(self, exam_id: int) -> ExamView | None:
+        """The open exam's page as it is now; None once it was submitted."""
+        exam = await self._exams.get_exam(exam_id)
+        if exam is None or not exam.is_open:
+            return None
+        return await self.view(exam, exam.current)
 
     async def press(
         self, *, user_id: int, chat_id: int, message_id: int, exam_id: int, action: ExamAction
@@ -118,6 +130,8 @@ class ExamService:
             await self._submit(exam, ExamEnd.DEADLINE)  # the ticker may have been first
             return Submitted(exam, timed_out=True)
         if isinstance(action, Resume):
+            async with self._store.transaction() as tx:
+                await self._outbox.owe(tx, exam_page(exam, exam.message_id))
             return Resumed(await self.view(exam, exam.current), exam.message_id)
         if isinstance(action, FinishNow):
             if not await self._submit(exam, ExamEnd.USER):
@@ -213,8 +227,5 @@ class ExamService:
                         duration=None,
                         source=LearnSource.EXAM,
                     )
-            owed = NewEffect(
-                exam.chat_id, EffectKind.EXAM_RESULT, exam_id=exam.id, message_id=exam.message_id
-            )
-            await tx.enqueue(owed, now)
+            await self._outbox.owe(tx, exam_result(exam))
         return True

@@ -17,7 +17,7 @@ def deck_items(deck: Deck) -> list[Item]:
 class ItemReview:
     """Reads a deck's first answers and open reports and analyses them against its file."""
 
-    def __init__(self, store: ItemStore, decks: Mapping[str, Deck]) -> None:
+    def __init__(self, *, store: ItemStore, decks: Mapping[str, Deck]) -> None:
         self._store = store
         self._decks = dict(decks)
 

@@ -17,7 +17,7 @@ from bot.core.memory.plan import MAX_REVIEW
 from bot.core.model import AskOrigin, ChatRef, RoundKind
 from bot.core.ports import MemoryStore, Store
 from bot.core.quiz import Asking, Queued
-from bot.core.rounds import RoundRunning
+from bot.core.rounds.service import RoundRunning
 
 
 @dataclass(frozen=True)
@@ -28,6 +28,7 @@ class NothingDue:
 class ReviewService:
     def __init__(
         self,
+        *,
         store: Store,
         memory: MemoryStore,
         asking: Asking,

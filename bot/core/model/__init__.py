@@ -39,8 +39,8 @@ from bot.core.model.memory import Card as Card
 from bot.core.model.memory import Learned as Learned
 from bot.core.model.memory import LearnSource as LearnSource
 from bot.core.model.outbox import Effect as Effect
-from bot.core.model.outbox import EffectKind as EffectKind
 from bot.core.model.outbox import NewEffect as NewEffect
+from bot.core.model.outbox import Payload as Payload
 from bot.core.model.reports import NewReport as NewReport
 from bot.core.model.reports import Report as Report
 from bot.core.model.reports import ReportReason as ReportReason
@@ -50,3 +50,5 @@ from bot.core.model.rounds import RoundEnd as RoundEnd
 from bot.core.model.rounds import RoundKind as RoundKind
 from bot.core.model.rounds import RoundQuestion as RoundQuestion
 from bot.core.model.rounds import RoundScore as RoundScore
+from bot.core.model.updates import UpdateAlreadyHandledError as UpdateAlreadyHandledError
+from bot.core.model.updates import UpdateMark as UpdateMark

@@ -1,42 +1,47 @@
-"""Owed messages (effects): recorded with the state change that owes them, sent after it."""
+"""Owed messages (effects): recorded with the state change that owes them, sent after it.
+
+An effect names its kind (a string: each kind is defined, with how it is prepared and what its
+outcome changes, by the use case that owes it; see `bot.core.delivery`), the chat, and what it
+is about: the row references below (kept as columns so that deleting or moving those rows
+finds their effects) and, for anything else the kind needs, `payload` (JSON values only).
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from datetime import datetime
-from enum import StrEnum
+from typing import Any
 
-
-class EffectKind(StrEnum):
-    """A message the bot owes a chat, recorded with the state change that owes it."""
-
-    QUESTION = "question"  # post an ask
-    REVEAL = "reveal"  # edit a closed group question: right option, explanation, tally
-    ANSWERED = "answered"  # edit a private question: the right and the chosen option marked
-    EXPLANATION = "explanation"  # reply to a private answer (with `Next ▶` in a round)
-    SUMMARY = "summary"  # a round's summary
-    NOTICE = "notice"  # a short text, e.g. why a question could not be posted
-    UNBUTTON = "unbutton"  # remove a used `Next ▶` (ask_id's `⚑ Report` stays; cosmetic)
-    REPORT = "report"  # post a learner's report in the reports chat
-    EXAM_RESULT = "exam_result"  # an exam's result (and its message edited to say so)
+# JSON-serialisable values: str, int, float, bool, None, lists and mappings of them.
+Payload = Mapping[str, Any]
 
 
 @dataclass(frozen=True)
 class NewEffect:
     chat_id: int
-    kind: EffectKind
+    kind: str
     thread_id: int | None = None
+    # The question it is about. Later effects of the same question wait while an earlier one
+    # waits for a retry (a reveal never overtakes its post); effects about no question keep
+    # their order among themselves in the same way.
     ask_id: int | None = None
     round_id: int | None = None
     user_id: int | None = None
-    # For EXPLANATION in a round: the `Next ▶` button's count of questions asked so far.
+    # For an explanation in a round: the `Next ▶` button's count of questions asked so far.
     next_asked: int | None = None
     # The message an edit targets or a reply answers.
     message_id: int | None = None
     text: str | None = None
     report_id: int | None = None
-    # EXAM_RESULT: the submitted exam (`message_id`: the exam's message, to close it).
     exam_id: int | None = None
+    payload: Payload = field(default_factory=dict)
+    # Fan-out traffic (daily pushes): interactive messages overtake it, at most a few of its
+    # sends are in flight at once, and a chat's scan does not start it (the bulk feeder does).
+    bulk: bool = False
+    # At most one effect ever has a given key (e.g. one "still open" pointer per question):
+    # owing a second one is a no-op, whichever replica tries.
+    dedupe_key: str | None = None
 
 
 @dataclass(frozen=True)

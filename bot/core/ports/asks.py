@@ -63,3 +63,12 @@ class AskStore(Protocol):
     async def round_asks(self, round_id: int) -> list[Ask]: ...
 
     async def set_ask_message(self, ask_id: int, message_id: int) -> None: ...
+
+
+class AnsweredAsks(Protocol):
+    async def answered_asks_after(
+        self, answer_id: int | None, limit: int
+    ) -> tuple[int | None, list[Ask]]:
+        """The asks with answers whose id is above `answer_id` (None: only the newest id, so
+        that a new reader starts from now), and the highest answer id read."""
+        ...

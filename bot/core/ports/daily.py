@@ -1,4 +1,4 @@
-"""Daily schedules and the delivery ledger."""
+"""Daily schedules and the delivery ledger (one row per chat and local day)."""
 
 from __future__ import annotations
 
@@ -6,13 +6,28 @@ from collections.abc import Sequence
 from datetime import date, datetime
 from typing import Protocol
 
-from bot.core.model import (
-    Ask,
-    AskDraft,
-    Push,
-    Schedule,
-    SlotDecision,
-)
+from bot.core.model import Ask, AskDraft, Push, Schedule, SlotDecision
+
+
+class DailyWrites(Protocol):
+    """The ledger's part of `Writes` (one transaction)."""
+
+    async def record_slots(self, decisions: Sequence[SlotDecision], now: datetime) -> None:
+        """Write the ledger rows (a row that exists already is kept as it is) and advance the
+        schedules."""
+        ...
+
+    async def mark_push_sent(
+        self, chat_id: int, local_day: date, ask_id: int, message_id: int, now: datetime
+    ) -> None:
+        """The question is out: the ask gets its message id and the ledger row is closed."""
+        ...
+
+    async def push_attempt(
+        self, chat_id: int, local_day: date, error: str, *, final: bool, now: datetime
+    ) -> None:
+        """Count a failed attempt on the ledger row; `final`: the push failed for good."""
+        ...
 
 
 class DailyStore(Protocol):
@@ -28,24 +43,12 @@ class DailyStore(Protocol):
         """Enabled schedules whose next slot has come, with their chat's time zone key."""
         ...
 
-    async def record_slots(self, decisions: Sequence[SlotDecision], now: datetime) -> None: ...
-
     async def pending_pushes(self, limit: int) -> list[Push]: ...
-
-    async def claim_pushes(
-        self, replica: str, now: datetime, until: datetime, limit: int
-    ) -> list[Push]:
-        """See `bot.core.ports.replicas.ReplicaStore.claim_pushes`."""
-        ...
 
     async def push_for(self, chat_id: int, local_day: date) -> Push | None: ...
 
     async def attach_push_ask(self, push: Push, draft: AskDraft) -> Ask:
         """Create the push's ask and note it on the ledger row, together."""
-        ...
-
-    async def mark_push_sent(self, push: Push, ask_id: int, message_id: int, now: datetime) -> None:
-        """The ask gets its message id and the ledger row is closed, together."""
         ...
 
     async def mark_push_attempt(

@@ -5,7 +5,6 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Protocol
 
-from bot.core.exams.views import ExamResult
 from bot.core.model.exams import Exam, ExamDraft, ExamEnd, ExamItem
 
 
@@ -23,6 +22,10 @@ class ExamWrites(Protocol):
 
     async def exam_items(self, exam_id: int) -> list[ExamItem]:
         """The exam's questions in exam order, read inside the transaction."""
+        ...
+
+    async def set_exam_message(self, exam_id: int, message_id: int) -> bool:
+        """The open exam is shown in `message_id` now; False once it was submitted."""
         ...
 
 
@@ -63,9 +66,3 @@ class ExamStore(Protocol):
         """The ids of the deck's questions the user has ever answered, anywhere (quizzes,
         rounds, daily questions, reviews and submitted exams)."""
         ...
-
-
-class ExamResults(Protocol):
-    """What the outbox needs to show a submitted exam's result (`ExamService` has it)."""
-
-    async def result(self, exam_id: int) -> ExamResult | None: ...

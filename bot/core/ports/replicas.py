@@ -11,8 +11,6 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Protocol
 
-from bot.core.model import Push
-
 
 class ReplicaStore(Protocol):
     async def heartbeat(self, replica: str, now: datetime, alive_after: datetime) -> int:
@@ -33,18 +31,6 @@ class ReplicaStore(Protocol):
 
     async def release_dead_claims(self, alive_after: datetime) -> int:
         """Drop the chat claims of replicas not seen after `alive_after`; how many."""
-        ...
-
-    async def claim_pushes(
-        self, replica: str, now: datetime, until: datetime, limit: int
-    ) -> list[Push]:
-        """Pending pushes nobody holds (or whose claim ran out), oldest slot first, claimed
-        for `replica` until `until`; rows another replica is claiming right now are skipped."""
-        ...
-
-    async def release_push_claims(self, keep: str) -> int:
-        """Drop every pending push's claim not held by `keep` (a new leader takes over its
-        predecessor's rows at once); how many."""
         ...
 
 

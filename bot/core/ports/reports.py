@@ -9,7 +9,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Protocol
 
-from bot.core.model import ChatRef, NewReport, Report, ReportStatus
+from bot.core.model import NewReport, Report, ReportStatus
 
 
 class ReportWrites(Protocol):
@@ -30,10 +30,6 @@ class ReportWrites(Protocol):
     async def file_report(self, report_id: int, comment: str | None, now: datetime) -> bool:
         """End the report's comment phase, with `comment` if given; its message to the reports
         chat (if owed) is due at once. False when the phase had ended already."""
-        ...
-
-    async def ensure_chat(self, chat: ChatRef, now: datetime) -> None:
-        """Know the chat (effects refer to it), without changing a row that exists."""
         ...
 
 

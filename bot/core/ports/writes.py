@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from contextlib import AbstractAsyncContextManager
 from datetime import datetime
 from typing import Protocol
@@ -11,23 +12,27 @@ from bot.core.model import (
     Ask,
     AskDraft,
     ChatRef,
-    Effect,
-    NewEffect,
     PeriodKeys,
     Player,
     Round,
     RoundEnd,
     RoundKind,
 )
+from bot.core.ports.daily import DailyWrites
 from bot.core.ports.exams import ExamWrites
 from bot.core.ports.memory import MemoryWrites
+from bot.core.ports.outbox import OutboxWrites
 from bot.core.ports.reports import ReportWrites
 
 
-class Writes(ReportWrites, MemoryWrites, ExamWrites, Protocol):
+class Writes(OutboxWrites, DailyWrites, ReportWrites, MemoryWrites, ExamWrites, Protocol):
     """Writes that commit together (one transaction)."""
 
     async def upsert_chat(self, chat: ChatRef, now: datetime) -> None: ...
+
+    async def ensure_chat(self, chat: ChatRef, now: datetime) -> None:
+        """Know the chat (effects refer to it), without changing a row that exists."""
+        ...
 
     async def create_ask(self, draft: AskDraft) -> Ask: ...
 
@@ -61,15 +66,12 @@ class Writes(ReportWrites, MemoryWrites, ExamWrites, Protocol):
         """AskStore.open_quiz_ask, read inside the transaction."""
         ...
 
-    async def enqueue(
-        self, effect: NewEffect, now: datetime, not_before: datetime | None = None
-    ) -> None:
-        """Record a message the bot owes, to be sent by a worker after the commit (and not
-        before `not_before` when given)."""
+    async def set_ask_message(self, ask_id: int, message_id: int) -> None:
+        """The ask was posted as message `message_id`."""
         ...
 
-    async def effect_failed(self, effect: Effect, error: str, now: datetime) -> None:
-        """Give up on an effect for good (the state change that follows is the caller's)."""
+    async def extend_ask(self, ask_id: int, closes_at: datetime) -> None:
+        """Move an open ask's deadline to `closes_at` (it was posted late)."""
         ...
 
     async def record_answer(
@@ -90,3 +92,10 @@ class Writes(ReportWrites, MemoryWrites, ExamWrites, Protocol):
 
 class Store(Protocol):
     def transaction(self) -> AbstractAsyncContextManager[Writes]: ...
+
+    async def grouped(self, write: Callable[[Writes], Awaitable[None]]) -> None:
+        """Run `write` in a transaction that writes arriving at the same moment may share (a
+        fan-out settles hundreds of effects a second); committed before this returns. If the
+        shared transaction fails, each write is run again in one of its own, so one failing
+        write fails alone."""
+        ...

@@ -19,18 +19,18 @@ from datetime import UTC, datetime, timedelta
 
 from bot.core.catalog import Catalog
 from bot.core.clock import Clock
+from bot.core.delivery import Outbox
 from bot.core.model import (
     Ask,
     ChatKind,
     ChatRef,
-    EffectKind,
-    NewEffect,
     NewReport,
     Report,
     ReportReason,
     ReportStatus,
 )
-from bot.core.ports import AskStore, ReportStore, Store
+from bot.core.ports import AskStore, ReportStore, Store, Writes
+from bot.core.reports.owed import ReportKind, ReportView, forward, view_of
 from content.models import Question
 
 COMMENT_WINDOW = timedelta(minutes=10)
@@ -47,15 +47,6 @@ class Subject:
     question: Question
     deck_title: str
     chosen: int | None  # the position they chose in that ask; None: not answered
-
-
-@dataclass(frozen=True)
-class ReportView:
-    """A report with what its message shows; `question` is None once it left its deck."""
-
-    report: Report
-    question: Question | None
-    deck_title: str
 
 
 @dataclass(frozen=True)
@@ -159,24 +150,22 @@ def chat_ref_of(chat_id: int) -> ChatRef:
     return ChatRef(chat_id, kind)
 
 
-def view_of(report: Report, catalog: Catalog) -> ReportView:
-    question = catalog.question(report.deck_id, report.question_id)
-    return ReportView(report, question, catalog.title(report.deck_id))
-
-
 class ReportService:
     def __init__(
         self,
+        *,
         store: Store,
         reports: ReportStore,
         asks: AskStore,
         catalog: Catalog,
         clock: Clock,
+        outbox: Outbox,
         reports_chat: int | None,
-        *,
         comment_window: timedelta = COMMENT_WINDOW,
         daily_limit: int = DAILY_LIMIT,
     ) -> None:
+        self._outbox = outbox
+        outbox.register(ReportKind(reports, catalog))
         self._store = store
         self._reports = reports
         self._asks = asks
@@ -249,13 +238,14 @@ class ReportService:
                 if await tx.count_reports_since(user_id, day_start(now)) >= self.daily_limit:
                     raise _RefusedError(DailyLimit(self.daily_limit))
                 await tx.end_comment_phases(user_id, now)
+                self._wake(tx)
                 report = await tx.create_report(draft)
                 if report is None:
                     raise _RefusedError(AlreadyReported())
                 if self.reports_chat is not None:
                     await tx.ensure_chat(chat_ref_of(self.reports_chat), now)
-                    owed = NewEffect(self.reports_chat, EffectKind.REPORT, report_id=report.id)
-                    await tx.enqueue(owed, now, not_before=draft.comment_until)
+                    owed = forward(self.reports_chat, report)
+                    await self._outbox.owe(tx, owed, not_before=draft.comment_until)
         except _RefusedError as refused:
             return refused.outcome
         return Created(report, subject)
@@ -269,6 +259,7 @@ class ReportService:
         late = awaiting.comment_until <= now
         async with self._store.transaction() as tx:
             filed = await tx.file_report(awaiting.id, None if late else text, now)
+            self._wake(tx)
         if not filed:
             return NotAwaiting()
         if late:
@@ -284,7 +275,12 @@ class ReportService:
             return AlreadyFiled(report)
         async with self._store.transaction() as tx:
             filed = await tx.file_report(report.id, None, self._clock.now())
+            self._wake(tx)
         return Filed(report) if filed else AlreadyFiled(report)
+
+    def _wake(self, tx: Writes) -> None:
+        if self.reports_chat is not None:
+            self._outbox.wake(tx, self.reports_chat)
 
     async def resolve(
         self, report_id: int, status: ReportStatus, by: int

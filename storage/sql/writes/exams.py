@@ -32,6 +32,9 @@ _SUBMIT = (
 )
 
 
+SET_MESSAGE = "UPDATE exams SET message_id = ? WHERE id = ? AND submitted_at IS NULL"
+
+
 def exam_of(row: Row) -> Exam:
     by = row["submitted_by"]
     return Exam(
@@ -120,3 +123,6 @@ class ExamWrites:
 
     async def exam_items(self, exam_id: int) -> list[ExamItem]:
         return [item_of(row) for row in await self._conn.fetch_all(EXAM_ITEMS, (exam_id,))]
+
+    async def set_exam_message(self, exam_id: int, message_id: int) -> bool:
+        return await self._conn.execute(SET_MESSAGE, (message_id, exam_id)) == 1

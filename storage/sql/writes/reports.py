@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from bot.core.model import ChatRef, NewReport, Report, ReportStatus
+from bot.core.model import NewReport, Report, ReportStatus
 from storage.sql.conn import Conn, first_value
 from storage.sql.rows import encode_order, from_ms, ms_or_none, to_ms
 
@@ -25,10 +25,6 @@ _AWAITING_OF_USER = "SELECT id FROM reports WHERE user_id = ? AND comment_until 
 _END_PHASE = (
     "UPDATE reports SET comment = coalesce(?, comment), comment_until = NULL "
     "WHERE id = ? AND comment_until IS NOT NULL"
-)
-_ENSURE_CHAT = (
-    "INSERT INTO chats (id, kind, title, created_at) VALUES (?, ?, ?, ?) "
-    "ON CONFLICT (id) DO NOTHING"
 )
 
 
@@ -93,6 +89,3 @@ class ReportWrites:
             return False
         await self._conn.execute(_DUE_NOW, (to_ms(now), report_id))
         return True
-
-    async def ensure_chat(self, chat: ChatRef, now: datetime) -> None:
-        await self._conn.execute(_ENSURE_CHAT, (chat.id, chat.kind.value, chat.title, to_ms(now)))

@@ -6,6 +6,7 @@ time under `Database.autocommit()` (each statement commits on its own there).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime
 
 from bot.core.model import (
@@ -13,8 +14,6 @@ from bot.core.model import (
     Ask,
     AskDraft,
     ChatRef,
-    Effect,
-    NewEffect,
     PeriodKeys,
     Player,
     Round,
@@ -24,8 +23,11 @@ from bot.core.model import (
 from storage.sql import rows
 from storage.sql.conn import Conn, Variants, first_value
 from storage.sql.rows import encode_order, from_ms, ms_or_none, optional_ms, to_ms
+from storage.sql.writes.daily import DailyWrites
 from storage.sql.writes.exams import ExamWrites
 from storage.sql.writes.memory import MemoryWrites, card_from_json
+from storage.sql.writes.outbox import EFFECT_FAILED as EFFECT_FAILED
+from storage.sql.writes.outbox import OutboxWrites
 from storage.sql.writes.reports import ReportWrites
 
 UPSERT_CHAT = (
@@ -64,23 +66,35 @@ OPEN_QUIZ_ASK = (
     "AND origin = 'quiz' "
     "AND (closes_at IS NULL OR closes_at > ?) ORDER BY id DESC LIMIT 1"
 )
-EFFECT_FAILED = (
-    "UPDATE effects SET status = 'failed', attempts = attempts + 1, last_error = ?, "
-    "done_at = ? WHERE id = ?"
+
+
+_ENSURE_CHAT = (
+    "INSERT INTO chats (id, kind, title, created_at) VALUES (?, ?, ?, ?) "
+    "ON CONFLICT (id) DO NOTHING"
 )
 
 
-class SqlWrites(ReportWrites, MemoryWrites, ExamWrites):
+class SqlWrites(OutboxWrites, DailyWrites, ReportWrites, MemoryWrites, ExamWrites):
     """`Writes` on one connection; every method is one or a few statements, no BEGIN/COMMIT."""
 
     def __init__(self, conn: Conn) -> None:
         self._conn = conn
+        # What to do once the transaction has committed (`after_commit`).
+        self._after_commit: list[Callable[[], None]] = []
+
+    def committed(self) -> list[Callable[[], None]]:
+        """The callbacks for after the commit, taken (the transaction's runner calls them)."""
+        callbacks, self._after_commit = self._after_commit, []
+        return callbacks
 
     async def _run(self, sql: str, params: tuple[object, ...]) -> int:
         return await self._conn.execute(sql, params)
 
     async def upsert_chat(self, chat: ChatRef, now: datetime) -> None:
         await self._run(UPSERT_CHAT, (chat.id, chat.kind.value, chat.title, to_ms(now)))
+
+    async def ensure_chat(self, chat: ChatRef, now: datetime) -> None:
+        await self._conn.execute(_ENSURE_CHAT, (chat.id, chat.kind.value, chat.title, to_ms(now)))
 
     async def create_ask(self, draft: AskDraft) -> Ask:
         asked_at, closes_at = to_ms(draft.asked_at), ms_or_none(draft.closes_at)
@@ -126,6 +140,12 @@ class SqlWrites(ReportWrites, MemoryWrites, ExamWrites):
 
     async def set_ask_message(self, ask_id: int, message_id: int) -> None:
         await self._run("UPDATE asks SET message_id = ? WHERE id = ?", (message_id, ask_id))
+
+    async def extend_ask(self, ask_id: int, closes_at: datetime) -> None:
+        await self._run(
+            "UPDATE asks SET closes_at = ? WHERE id = ? AND closed_at IS NULL",
+            (to_ms(closes_at), ask_id),
+        )
 
     async def start_round(
         self,
@@ -177,34 +197,6 @@ class SqlWrites(ReportWrites, MemoryWrites, ExamWrites):
         """How many questions the round has asked, read inside the transaction."""
         row = await self._conn.fetch_one(ROUND_ASKED, (round_id,))
         return int(row["n"]) if row else 0
-
-    async def enqueue(
-        self, effect: NewEffect, now: datetime, not_before: datetime | None = None
-    ) -> None:
-        at = to_ms(now)
-        await self._run(
-            "INSERT INTO effects (chat_id, thread_id, kind, ask_id, round_id, user_id, "
-            "next_asked, message_id, text, report_id, exam_id, not_before, created_at) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (
-                effect.chat_id,
-                effect.thread_id,
-                effect.kind.value,
-                effect.ask_id,
-                effect.round_id,
-                effect.user_id,
-                effect.next_asked,
-                effect.message_id,
-                effect.text,
-                effect.report_id,
-                effect.exam_id,
-                at if not_before is None else to_ms(not_before),
-                at,
-            ),
-        )
-
-    async def effect_failed(self, effect: Effect, error: str, now: datetime) -> None:
-        await self._run(EFFECT_FAILED, (error, to_ms(now), effect.id))
 
     async def record_answer(
         self,

@@ -1,29 +1,32 @@
-"""Asking: choosing a chat's next question, `/quiz`, and taking answers."""
+"""`/quiz` (one question, or in a group a pointer to the one that is open) and taking the
+answers to questions of every kind."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import datetime
 from functools import partial
-from random import Random
 
 from bot.core.catalog import Catalog
 from bot.core.chats import ChatService
 from bot.core.clock import Clock
+from bot.core.delivery import Outbox
 from bot.core.memory.plan import next_review_question
 from bot.core.memory.scheduling import Memory
-from bot.core.model import (
-    Ask,
-    AskDraft,
-    AskOrigin,
-    ChatRef,
-    EffectKind,
-    NewEffect,
-    Player,
-    Round,
-    RoundEnd,
-)
+from bot.core.model import Ask, ChatRef, NewEffect, Player, Round, RoundEnd
 from bot.core.ports import AskStore, MemoryStore, RoundStore, Store, Writes
+from bot.core.quiz.asking import Asking
+from bot.core.quiz.reveals import (
+    ANSWERED,
+    EXPLANATION,
+    STILL_OPEN,
+    AnsweredKind,
+    ExplanationKind,
+    RevealKind,
+    StillOpenKind,
+    still_open_key,
+)
+from bot.core.rounds.summary import RoundSummaries
 from bot.core.rules.mastery import NoSuchTopic, resolve_topic
 from bot.core.rules.periods import period_keys
 from bot.core.rules.scoring import (
@@ -34,13 +37,6 @@ from bot.core.rules.scoring import (
     TooLate,
     is_correct,
 )
-from bot.core.rules.selection import next_question, shuffled_option_order
-
-
-@dataclass(frozen=True)
-class QuizConfig:
-    group_open: timedelta = timedelta(seconds=300)
-    round_open: timedelta = timedelta(seconds=60)
 
 
 @dataclass(frozen=True)
@@ -52,82 +48,17 @@ class Queued:
 
 @dataclass(frozen=True)
 class StillOpen:
-    """A group already has an open `/quiz` question here: answer that one first."""
+    """A group already has an open `/quiz` question here: answer that one first. The group
+    is owed one pointer to it, the first time it is asked for (`pointed`)."""
 
     ask: Ask
-
-
-class Asking:
-    """Chooses questions and stores asks; shared by `/quiz`, rounds and daily pushes."""
-
-    def __init__(
-        self,
-        asks: AskStore,
-        chats: ChatService,
-        catalog: Catalog,
-        clock: Clock,
-        config: QuizConfig,
-        rng: Random,
-    ) -> None:
-        self._asks = asks
-        self._chats = chats
-        self._catalog = catalog
-        self._clock = clock
-        self._config = config
-        self._rng = rng
-
-    async def draft(
-        self,
-        chat: ChatRef,
-        thread_id: int | None,
-        *,
-        origin: AskOrigin = AskOrigin.QUIZ,
-        round_id: int | None = None,
-        open_for: timedelta | None = None,
-        avoid: frozenset[str] = frozenset(),
-        question_id: str | None = None,
-        topic: str | None = None,
-    ) -> AskDraft:
-        """The chat's next question (`question_id`'s, if given and in the chat's deck; else
-        from `topic` only, if given); a group one gets a deadline, a private one closes on its
-        first answer."""
-        now = self._clock.now()
-        deck = await self._chats.deck_for(chat.id)
-        state = await self._asks.pass_state(chat.id, deck.id)
-        question, pass_no = next_question(deck, state, self._rng, avoid, topic)
-        chosen = None if question_id is None else self._catalog.question(deck.id, question_id)
-        if chosen is not None:
-            question = chosen
-        if open_for is None:
-            open_for = self._config.round_open if round_id else self._config.group_open
-        return AskDraft(
-            chat_id=chat.id,
-            thread_id=thread_id,
-            deck_id=deck.id,
-            question_id=question.id,
-            pass_no=pass_no,
-            option_order=shuffled_option_order(len(question.options), self._rng),
-            asked_at=now,
-            closes_at=now + open_for if chat.kind.is_group else None,
-            origin=origin,
-            round_id=round_id,
-            question_hash=question.content_hash,
-        )
-
-    async def get(self, ask_id: int) -> Ask | None:
-        return await self._asks.get_ask(ask_id)
-
-    async def post(self, tx: Writes, draft: AskDraft) -> Ask:
-        """Store the ask and owe its message, in the caller's transaction."""
-        ask = await tx.create_ask(draft)
-        effect = NewEffect(ask.chat_id, EffectKind.QUESTION, thread_id=ask.thread_id, ask_id=ask.id)
-        await tx.enqueue(effect, self._clock.now())
-        return ask
+    pointed: bool = False
 
 
 class QuizService:
     def __init__(
         self,
+        *,
         store: Store,
         asks: AskStore,
         rounds: RoundStore,
@@ -135,10 +66,17 @@ class QuizService:
         chats: ChatService,
         catalog: Catalog,
         clock: Clock,
+        outbox: Outbox,
+        summaries: RoundSummaries,
         memory: Memory | None = None,
         cards: MemoryStore | None = None,
     ) -> None:
         self._cards = cards
+        self._outbox = outbox
+        outbox.register(RevealKind(asks, catalog))
+        outbox.register(AnsweredKind(asks, catalog))
+        outbox.register(ExplanationKind(asks, catalog, summaries))
+        outbox.register(StillOpenKind(asks))
         self._store = store
         self._asks = asks
         self._rounds = rounds
@@ -149,11 +87,17 @@ class QuizService:
         self._memory = memory or Memory()
 
     async def quiz(
-        self, chat: ChatRef, thread_id: int | None, topic: str | None = None
+        self,
+        chat: ChatRef,
+        thread_id: int | None,
+        topic: str | None = None,
+        *,
+        message_id: int | None = None,
     ) -> Queued | StillOpen | NoSuchTopic:
-        """`/quiz`: one question. A group gets no second one while one is open in the thread.
-        `/quiz TOPIC`: from the deck's topic `topic` names (as typed); naming none or several
-        changes nothing."""
+        """`/quiz`: one question. A group gets no second one while one is open in the thread;
+        the first `/quiz` (`message_id`) that finds it open is owed a pointer to it, however
+        many ask, on whichever replica. `/quiz TOPIC`: from the deck's topic `topic` names (as
+        typed); naming none or several changes nothing."""
         chosen: str | None = None
         if topic is not None:
             found = resolve_topic(await self._chats.deck_for(chat.id), topic)
@@ -163,7 +107,7 @@ class QuizService:
         if chat.kind.is_group:
             open_ask = await self._asks.open_quiz_ask(chat.id, thread_id, self._clock.now())
             if open_ask is not None:
-                return StillOpen(open_ask)
+                return await self._point(open_ask, message_id)
         draft = await self._asking.draft(chat, thread_id, topic=chosen)
         async with self._store.transaction() as tx:
             # The chat's row first: writing it holds it until the commit, so a crowd asking at
@@ -172,9 +116,24 @@ class QuizService:
             if chat.kind.is_group:
                 open_ask = await tx.open_quiz_ask(chat.id, thread_id, self._clock.now())
                 if open_ask is not None:
-                    return StillOpen(open_ask)
+                    return StillOpen(open_ask, await self._owe_pointer(tx, open_ask, message_id))
             ask = await self._asking.post(tx, draft)
         return Queued(ask)
+
+    async def _point(self, open_ask: Ask, message_id: int | None) -> StillOpen:
+        async with self._store.transaction() as tx:
+            return StillOpen(open_ask, await self._owe_pointer(tx, open_ask, message_id))
+
+    async def _owe_pointer(self, tx: Writes, open_ask: Ask, message_id: int | None) -> bool:
+        pointer = NewEffect(
+            open_ask.chat_id,
+            STILL_OPEN,
+            thread_id=open_ask.thread_id,
+            ask_id=open_ask.id,
+            message_id=message_id,
+            dedupe_key=still_open_key(open_ask.id),
+        )
+        return await self._outbox.owe(tx, pointer)
 
     async def answer(
         self, *, chat_id: int, message_id: int | None, ask_id: int, position: int, player: Player
@@ -246,20 +205,18 @@ class QuizService:
     async def _owe_private_reveal(self, tx: Writes, ask: Ask, user_id: int) -> None:
         now = self._clock.now()
         effect = partial(NewEffect, ask.chat_id, thread_id=ask.thread_id, user_id=user_id)
-        await tx.enqueue(effect(EffectKind.ANSWERED, ask_id=ask.id), now)
+        await self._outbox.owe(tx, effect(ANSWERED, ask_id=ask.id))
         running = None if ask.round_id is None else await self._rounds.get_round(ask.round_id)
         if running is None or not running.is_running:
-            await tx.enqueue(effect(EffectKind.EXPLANATION, ask_id=ask.id), now)
+            await self._outbox.owe(tx, effect(EXPLANATION, ask_id=ask.id))
             return
         asked = await tx.round_asked(running.id)
         if await self._round_goes_on(running, asked, ask.deck_id, now):
-            explain = effect(
-                EffectKind.EXPLANATION, ask_id=ask.id, round_id=running.id, next_asked=asked
-            )
-            await tx.enqueue(explain, now)
+            explain = effect(EXPLANATION, ask_id=ask.id, round_id=running.id, next_asked=asked)
+            await self._outbox.owe(tx, explain)
             return
         # The last explanation carries the summary: one message fewer in the private chat's
         # burst, so a `/quiz` right after a round is not held back by the flood limit.
         ended = await tx.end_round(running.id, RoundEnd.FINISHED, now)
         summary_of = running.id if ended else None
-        await tx.enqueue(effect(EffectKind.EXPLANATION, ask_id=ask.id, round_id=summary_of), now)
+        await self._outbox.owe(tx, effect(EXPLANATION, ask_id=ask.id, round_id=summary_of))

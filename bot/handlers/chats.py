@@ -1,25 +1,25 @@
-"""The bot added to or removed from a chat, and groups becoming supergroups."""
+"""A chat's life: the bot added to or removed from it, and a group becoming a supergroup."""
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 
 from telegram import ChatMember, Update
 from telegram.ext import ContextTypes
 
 from bot.core.chats import ChatService
 from bot.handlers.common import chat_ref
-from bot.workers.sender import Sender
 
 log = logging.getLogger(__name__)
 
 GONE = {ChatMember.LEFT, ChatMember.BANNED}
 
 
-class ChatEventHandlers:
-    def __init__(self, chats: ChatService, sender: Sender) -> None:
+class ChatHandlers:
+    def __init__(self, *, chats: ChatService, kick: Callable[[int], None]) -> None:
         self._chats = chats
-        self._sender = sender
+        self._kick = kick
 
     async def membership(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         change = update.my_chat_member
@@ -44,4 +44,4 @@ class ChatEventHandlers:
             return
         if await self._chats.moved(old, new):
             log.info("chat %s became supergroup %s; its data moved", old, new)
-            self._sender.kick(new)
+            self._kick(new)  # what the old group was owed goes out at the new id

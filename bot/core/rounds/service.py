@@ -1,32 +1,31 @@
-"""Rounds: `/quiz N` asks N questions one after another and ends with a summary."""
+"""Rounds: `/quiz N` asks N questions one after another and ends with a summary; `/stop`."""
 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from datetime import datetime, timedelta
 
 from bot.core.catalog import Catalog
 from bot.core.chats import ChatService
 from bot.core.clock import Clock
+from bot.core.delivery import Outbox
 from bot.core.memory.plan import next_review_question
 from bot.core.model import (
     AskDraft,
     AskOrigin,
     ChatRef,
-    EffectKind,
     NewEffect,
     Round,
     RoundEnd,
-    RoundScore,
 )
 from bot.core.ports import AskStore, MemoryStore, RoundStore, Store, Writes
 from bot.core.quiz import Asking, Queued
+from bot.core.quiz.reveals import reveal
+from bot.core.rounds.owed import UNBUTTON, SummaryKind, UnbuttonKind, summary_of
+from bot.core.rounds.summary import RoundSummaries, RoundSummary
 from bot.core.rules.mastery import NoSuchTopic, resolve_topic, topic_size
-from content.models import Question
 
 MAX_ROUND = 20
-SCOREBOARD_SIZE = 10
 
 
 @dataclass(frozen=True)
@@ -55,22 +54,6 @@ class Stopped:
 
 
 @dataclass(frozen=True)
-class RoundSummary:
-    round: Round
-    stopped: bool
-    # Private rounds: each question with the starter's result (None: not answered).
-    results: list[tuple[Question, bool | None]]
-    # Group rounds: the round's leaderboard.
-    scores: list[RoundScore]
-    duration: timedelta
-    next_due: datetime | None = None  # review sessions: when the learner's next card is due
-
-    @property
-    def correct(self) -> int:
-        return sum(1 for _, ok in self.results if ok)
-
-
-@dataclass(frozen=True)
 class NextQuestion:
     draft: AskDraft
 
@@ -86,6 +69,7 @@ RoundStep = NextQuestion | Finish
 class RoundService:
     def __init__(
         self,
+        *,
         store: Store,
         rounds: RoundStore,
         asks: AskStore,
@@ -93,8 +77,14 @@ class RoundService:
         chats: ChatService,
         catalog: Catalog,
         clock: Clock,
+        outbox: Outbox,
+        summaries: RoundSummaries,
         memory: MemoryStore | None = None,
     ) -> None:
+        self._outbox = outbox
+        self._summaries = summaries
+        outbox.register(SummaryKind(summaries, chats))
+        outbox.register(UnbuttonKind())
         self._store = store
         self._rounds = rounds
         self._asks = asks
@@ -153,12 +143,12 @@ class RoundService:
             if button_message_id is not None:
                 unbutton = NewEffect(
                     chat.id,
-                    EffectKind.UNBUTTON,
+                    UNBUTTON,
                     thread_id=ask.thread_id,
                     ask_id=explained[0].id if explained else None,
                     message_id=button_message_id,
                 )
-                await tx.enqueue(unbutton, now)
+                await self._outbox.owe(tx, unbutton)
         return Queued(ask)
 
     async def plan(self, round_id: int) -> RoundStep | None:
@@ -204,13 +194,7 @@ class RoundService:
     async def finish(self, tx: Writes, current: Round, reason: RoundEnd) -> None:
         now = self._clock.now()
         if await tx.end_round(current.id, reason, now):
-            summary = NewEffect(
-                current.chat_id,
-                EffectKind.SUMMARY,
-                thread_id=current.thread_id,
-                round_id=current.id,
-            )
-            await tx.enqueue(summary, now)
+            await self._outbox.owe(tx, summary_of(current))
 
     async def stop(
         self, chat_id: int, user_id: int, may_override: Callable[[], Awaitable[bool]]
@@ -226,10 +210,7 @@ class RoundService:
         async with self._store.transaction() as tx:
             for ask in open_asks:
                 if await tx.close_ask(ask.id, now) and ask.closes_at is not None:
-                    reveal = NewEffect(
-                        ask.chat_id, EffectKind.REVEAL, thread_id=ask.thread_id, ask_id=ask.id
-                    )
-                    await tx.enqueue(reveal, now)
+                    await self._outbox.owe(tx, reveal(ask))
             await self.finish(tx, running, RoundEnd.STOPPED)
         return Stopped(running)
 
@@ -238,20 +219,4 @@ class RoundService:
 
     async def summary(self, round_id: int) -> RoundSummary | None:
         """How a round went, for its summary message."""
-        current = await self._rounds.get_round(round_id)
-        if current is None:
-            return None
-        results: list[tuple[Question, bool | None]] = []
-        for item in await self._rounds.round_questions(round_id, current.started_by):
-            question = self._catalog.question(item.deck_id, item.question_id)
-            if question is not None:
-                results.append((question, item.correct))
-        scores = await self._rounds.round_scores(round_id, SCOREBOARD_SIZE)
-        last = await self._rounds.round_last_answer_at(round_id)
-        end = last or current.ended_at or self._clock.now()
-        stopped = current.end_reason is RoundEnd.STOPPED
-        next_due = None
-        if current.is_review and self._memory is not None:
-            deck = await self._chats.deck_for(current.chat_id)
-            next_due = await self._memory.next_due(current.started_by, deck.id)
-        return RoundSummary(current, stopped, results, scores, end - current.started_at, next_due)
+        return await self._summaries.of(round_id)

@@ -10,11 +10,12 @@ from zoneinfo import ZoneInfo
 from bot.core.catalog import Catalog
 from bot.core.chats import ChatService, zone_or
 from bot.core.clock import Clock
+from bot.core.daily.owed import DailyQuestionKind, daily_push
+from bot.core.delivery import Outbox
 from bot.core.model import Ask, AskOrigin, ChatRef, Push, PushStatus, Schedule, SlotDecision
-from bot.core.ports import DailyStore, MemoryStore
+from bot.core.ports import AskStore, DailyStore, MemoryStore, Store
 from bot.core.quiz import Asking
 from bot.core.rules.schedule import Slot, latest_slot, next_slot
-from content.models import Question
 
 log = logging.getLogger(__name__)
 
@@ -29,32 +30,35 @@ class DailyStatus:
         return self.schedule is not None and self.schedule.enabled
 
 
-# How long a claimed push is this replica's before another may take it over.
-PUSH_LEASE = timedelta(seconds=60)
-
-
-@dataclass(frozen=True)
-class DailyAsk:
-    ask: Ask
-    question: Question
-
-
 class DailyService:
     def __init__(
         self,
+        *,
+        store: Store,
         daily: DailyStore,
+        asks: AskStore,
         chats: ChatService,
         asking: Asking,
         catalog: Catalog,
         clock: Clock,
-        *,
+        outbox: Outbox,
         open_for: timedelta,
         grace: timedelta,
         memory: MemoryStore | None = None,
-        replica: str = "solo",
     ) -> None:
+        self._store = store
+        self._outbox = outbox
+        outbox.register(
+            DailyQuestionKind(
+                daily=daily,
+                asks=asks,
+                chats=chats,
+                catalog=catalog,
+                ask_for=self.ask_for,
+                clock=clock.now,
+            )
+        )
         self._memory = memory
-        self._replica = replica
         self._daily = daily
         self._chats = chats
         self._asking = asking
@@ -93,7 +97,8 @@ class DailyService:
         )
 
     async def plan_due(self, limit: int = 5000) -> int:
-        """Write a ledger row for every slot that has come and move each schedule on.
+        """Write a ledger row for every slot that has come, owe its push (bulk) and move each
+        schedule on, in one commit.
 
         Only a chat's latest slot is owed: sent if it is less than the grace period old,
         skipped (and logged) otherwise. Plans at most `limit` schedules; returns how many.
@@ -119,24 +124,31 @@ class DailyService:
                     item.chat_id, slot.local_day, slot.at, status, upcoming.at, upcoming.local_day
                 )
             )
-        await self._daily.record_slots(decisions, now)
+        if not decisions:
+            return 0
+        owed = [
+            daily_push(d.chat_id, d.local_day) for d in decisions if d.status is PushStatus.PENDING
+        ]
+        async with self._store.transaction() as tx:
+            await tx.record_slots(decisions, now)
+            await self._outbox.owe_many(tx, owed)
         return len(decisions)
 
-    async def pending(self, limit: int = 500) -> list[Push]:
-        """Pending pushes claimed for this replica (a lease: if it dies, they are retaken)."""
-        now = self._clock.now()
-        return await self._daily.claim_pushes(self._replica, now, now + PUSH_LEASE, limit)
+    async def plan_all(self, batch: int = 5000) -> int:
+        """Plan every slot that has come, `batch` schedules per commit; how many."""
+        planned = total = await self.plan_due(batch)
+        while planned == batch:
+            planned = await self.plan_due(batch)
+            total += planned
+        return total
 
-    async def deliverable_chat(self, chat_id: int) -> ChatRef | None:
-        return await self._chats.deliverable(chat_id)
-
-    async def ask_for(self, push: Push, chat: ChatRef) -> DailyAsk:
+    async def ask_for(self, push: Push, chat: ChatRef) -> Ask:
         """The question for a push: the one stored for it before (a retry), or a new one."""
         if push.ask_id is not None:
             ask = await self._asking.get(push.ask_id)
             question = None if ask is None else self._catalog.question_of(ask)
             if ask is not None and question is not None and ask.chat_id == push.chat_id:
-                return DailyAsk(ask, question)
+                return ask
         draft = await self._asking.draft(
             chat,
             None,
@@ -144,10 +156,7 @@ class DailyService:
             open_for=self.open_for,
             question_id=await self._due_review(chat),
         )
-        ask = await self._daily.attach_push_ask(push, draft)
-        question = self._catalog.question_of(ask)
-        assert question is not None, "a question drafted a moment ago is in its deck"
-        return DailyAsk(ask, question)
+        return await self._daily.attach_push_ask(push, draft)
 
     async def _due_review(self, chat: ChatRef) -> str | None:
         """In a private chat the daily question is the learner's most overdue card, if any."""
@@ -156,25 +165,3 @@ class DailyService:
         deck = await self._chats.deck_for(chat.id)
         due = await self._memory.due_cards(chat.id, deck.id, self._clock.now(), 1)
         return due[0].question_id if due else None
-
-    async def zone_of(self, chat_id: int) -> ZoneInfo:
-        return await self._chats.zone_of(chat_id)
-
-    def deck_title(self, deck_id: str) -> str:
-        return self._catalog.title(deck_id)
-
-    async def sent(self, push: Push, ask: Ask, message_id: int) -> None:
-        await self._daily.mark_push_sent(push, ask.id, message_id, self._clock.now())
-
-    async def failed(self, push: Push, error: str, *, final: bool) -> None:
-        await self._daily.mark_push_attempt(push, error, final=final, now=self._clock.now())
-
-    async def chat_gone(self, push: Push, error: str) -> None:
-        """403: the bot was removed or blocked; stop pushing there, keep the history."""
-        await self._chats.removed(push.chat_id)
-        await self.turn_off(push.chat_id)
-        await self.failed(push, error, final=True)
-
-    async def chat_moved(self, push: Push, new_chat_id: int) -> Push | None:
-        await self._chats.moved(push.chat_id, new_chat_id)
-        return await self._daily.push_for(new_chat_id, push.local_day)

@@ -1,0 +1,175 @@
+"""The one place the core's service graph is built: from a store (every port), the decks, a
+clock and the settings that concern the core. The app, the tests and the benchmarks all use
+`build_services`; each service takes its ports by name.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import timedelta
+from random import Random
+from zoneinfo import ZoneInfo
+
+from bot.core.allowance import CommandAllowance
+from bot.core.boards import BoardService
+from bot.core.catalog import Catalog
+from bot.core.chats import ChatService
+from bot.core.clock import Clock
+from bot.core.closing import Closer
+from bot.core.daily import DailyService
+from bot.core.delivery import Outbox, Replies
+from bot.core.exams.service import ExamService
+from bot.core.forget import ForgetService
+from bot.core.live import LiveAnswers, LiveQuestions
+from bot.core.memory.review import ReviewService
+from bot.core.memory.scheduling import DEFAULT_RETENTION, Memory
+from bot.core.ports import CorePorts
+from bot.core.quiz import Asking, QuizConfig, QuizService
+from bot.core.reports.service import ReportService
+from bot.core.rounds.service import RoundService
+from bot.core.rounds.summary import RoundSummaries
+from bot.core.topics import TopicService
+from bot.core.updates import UpdateLog
+
+
+@dataclass(frozen=True)
+class CoreSettings:
+    """What the core is told by the settings (the edge reads them from the environment)."""
+
+    default_zone: ZoneInfo = field(default_factory=lambda: ZoneInfo("UTC"))
+    quiz: QuizConfig = field(default_factory=QuizConfig)
+    daily_open: timedelta = timedelta(hours=12)
+    daily_grace: timedelta = timedelta(hours=6)
+    review_retention: float = DEFAULT_RETENTION
+    reports_chat: int | None = None
+
+
+@dataclass(frozen=True)
+class Services:
+    outbox: Outbox
+    replies: Replies
+    chats: ChatService
+    asking: Asking
+    quiz: QuizService
+    rounds: RoundService
+    closer: Closer
+    daily: DailyService
+    boards: BoardService
+    topics: TopicService
+    review: ReviewService
+    exams: ExamService
+    reports: ReportService
+    forget: ForgetService
+    live_questions: LiveQuestions
+    live_answers: LiveAnswers
+    allowance: CommandAllowance
+    updates: UpdateLog
+
+
+def build_services(
+    store: CorePorts,
+    catalog: Catalog,
+    clock: Clock,
+    settings: CoreSettings | None = None,
+    rng: Random | None = None,
+) -> Services:
+    """The quiz core over `store`: every use case, and the outbox with every kind of owed
+    message registered (each use case registers the kinds it owes)."""
+    settings = settings or CoreSettings()
+    rng = rng or Random()
+    chats = ChatService(
+        chats=store, boards=store, catalog=catalog, clock=clock, default_zone=settings.default_zone
+    )
+    outbox = Outbox(store=store, effects=store, daily=store, chats=chats, clock=clock)
+    replies = Replies(store=store, outbox=outbox, clock=clock)
+    memory = Memory(settings.review_retention)
+    asking = Asking(
+        asks=store,
+        chats=chats,
+        catalog=catalog,
+        clock=clock,
+        config=settings.quiz,
+        rng=rng,
+        outbox=outbox,
+    )
+    summaries = RoundSummaries(
+        rounds=store, chats=chats, catalog=catalog, clock=clock, memory=store
+    )
+    rounds = RoundService(
+        store=store,
+        rounds=store,
+        asks=store,
+        asking=asking,
+        chats=chats,
+        catalog=catalog,
+        clock=clock,
+        outbox=outbox,
+        summaries=summaries,
+        memory=store,
+    )
+    quiz = QuizService(
+        store=store,
+        asks=store,
+        rounds=store,
+        asking=asking,
+        chats=chats,
+        catalog=catalog,
+        clock=clock,
+        outbox=outbox,
+        summaries=summaries,
+        memory=memory,
+        cards=store,
+    )
+    return Services(
+        outbox=outbox,
+        replies=replies,
+        chats=chats,
+        asking=asking,
+        quiz=quiz,
+        rounds=rounds,
+        closer=Closer(
+            store=store, asks=store, rounds=rounds, chats=chats, clock=clock, outbox=outbox
+        ),
+        daily=DailyService(
+            store=store,
+            daily=store,
+            asks=store,
+            chats=chats,
+            asking=asking,
+            catalog=catalog,
+            clock=clock,
+            outbox=outbox,
+            open_for=settings.daily_open,
+            grace=settings.daily_grace,
+            memory=store,
+        ),
+        boards=BoardService(boards=store, asks=store, chats=chats, clock=clock),
+        topics=TopicService(memory=store, asks=store, chats=chats, clock=clock),
+        review=ReviewService(
+            store=store, memory=store, asking=asking, chats=chats, catalog=catalog, clock=clock
+        ),
+        exams=ExamService(
+            store=store,
+            exams=store,
+            chats=chats,
+            catalog=catalog,
+            memory=memory,
+            clock=clock,
+            rng=rng,
+            outbox=outbox,
+        ),
+        reports=ReportService(
+            store=store,
+            reports=store,
+            asks=store,
+            catalog=catalog,
+            clock=clock,
+            outbox=outbox,
+            reports_chat=settings.reports_chat,
+        ),
+        forget=ForgetService(store=store, chats=chats),
+        live_questions=LiveQuestions(asks=store, chats=chats, catalog=catalog, clock=clock),
+        live_answers=LiveAnswers(asks=store, clock=clock),
+        allowance=CommandAllowance(store=store, clock=clock),
+        updates=UpdateLog(updates=store, clock=clock),
+    )

@@ -1,0 +1,147 @@
+"""Performing one owed message: its renderer's Bot API calls, made in order, and the outcome
+reported to the outbox (one place for every kind: retries, 403, group → supergroup)."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from datetime import timedelta
+from enum import Enum
+from typing import Any
+
+from telegram import Message, ReplyParameters
+from telegram.error import (
+    BadRequest,
+    ChatMigrated,
+    Forbidden,
+    NetworkError,
+    RetryAfter,
+    TelegramError,
+)
+from telegram.ext import ExtBot
+
+from bot import metrics
+from bot.core.delivery import Outbox, Shown
+from bot.render.calls import (
+    BotCall,
+    EditKeyboard,
+    EditText,
+    RenderContext,
+    SendText,
+    calls_for,
+)
+from bot.transport.ratelimit import RequestDropped
+
+log = logging.getLogger(__name__)
+
+# Edits that find the message already as wanted, or gone, have nothing left to do.
+_EDIT_SETTLED = ("message is not modified", "message to edit not found")
+BULK: dict[str, Any] = {"bulk": True}
+DROPPABLE: dict[str, Any] = {"droppable": True}
+
+
+class Outcome(Enum):
+    DONE = "done"  # sent, settled or given up: the next item may go
+    RETRY = "retry"  # will be tried again later: what depends on it waits too
+    GONE = "gone"  # the bot can no longer write to the chat
+
+
+@dataclass(frozen=True)
+class Moved:
+    chat_id: int  # the group became this supergroup: its work moved there
+
+
+def _seconds(value: int | timedelta) -> float:
+    return value.total_seconds() if isinstance(value, timedelta) else float(value)
+
+
+def _settled(call: BotCall, error: BadRequest) -> bool:
+    return not isinstance(call, SendText) and any(
+        text in error.message.lower() for text in _EDIT_SETTLED
+    )
+
+
+class CallRunner:
+    def __init__(self, bot: ExtBot[Any], outbox: Outbox) -> None:
+        self._bot = bot
+        self._outbox = outbox
+
+    def _context(self) -> RenderContext:
+        return RenderContext(bot_username=self._bot.username)
+
+    async def perform(self, item: Shown) -> Outcome | Moved:
+        """Send one owed message and report to the outbox how it went."""
+        chat_id = item.effect.chat_id
+        try:
+            message_id = await self._run(item)
+        except RequestDropped:
+            await self._outbox.delivered(item)  # cosmetic, and no room for it: skip it
+        except RetryAfter as error:
+            await self._outbox.transient(item, error.message, _seconds(error.retry_after))
+            return Outcome.RETRY
+        except Forbidden as error:
+            await self._outbox.chat_gone(chat_id, error.message)
+            return Outcome.GONE
+        except ChatMigrated as error:
+            await self._outbox.chat_moved(chat_id, error.new_chat_id)
+            return Moved(error.new_chat_id)
+        except BadRequest as error:
+            await self._outbox.permanent(item, error.message)
+        except NetworkError as error:  # 5xx, time-outs and dropped connections
+            await self._outbox.transient(item, error.message)
+            return Outcome.RETRY
+        except TelegramError as error:
+            await self._outbox.permanent(item, error.message)
+        else:
+            await self._outbox.delivered(item, message_id)
+            metrics.owed_sent(item.effect.kind)
+        return Outcome.DONE
+
+    async def _run(self, item: Shown) -> int | None:
+        """Make the item's calls in order; the message id of the last one that has one."""
+        message_id: int | None = None
+        for call in calls_for(item, self._context()):
+            try:
+                sent = await self._call(item, call)
+            except BadRequest as error:
+                if _settled(call, error):
+                    continue
+                if isinstance(call, EditText | EditKeyboard) and call.optional:
+                    log.info("chat %s: edit skipped: %s", item.effect.chat_id, error.message)
+                    continue
+                raise
+            if isinstance(sent, Message):
+                message_id = sent.message_id
+        return message_id
+
+    async def _call(self, item: Shown, call: BotCall) -> Message | bool:
+        effect = item.effect
+        args = BULK if effect.bulk else None
+        match call:
+            case SendText(text=text, keyboard=keyboard, reply_to=reply_to):
+                reply = None
+                if reply_to is not None:
+                    reply = ReplyParameters(reply_to, allow_sending_without_reply=True)
+                return await self._bot.send_message(
+                    effect.chat_id,
+                    text,
+                    message_thread_id=effect.thread_id,
+                    reply_parameters=reply,
+                    reply_markup=keyboard,
+                    rate_limit_args=args,
+                )
+            case EditText(message_id=message_id, text=text, keyboard=keyboard):
+                return await self._bot.edit_message_text(
+                    text,
+                    chat_id=effect.chat_id,
+                    message_id=message_id,
+                    reply_markup=keyboard,
+                    rate_limit_args=args,
+                )
+            case EditKeyboard(message_id=message_id, keyboard=keyboard, droppable=droppable):
+                return await self._bot.edit_message_reply_markup(
+                    chat_id=effect.chat_id,
+                    message_id=message_id,
+                    reply_markup=keyboard,
+                    rate_limit_args=DROPPABLE if droppable else args,
+                )
