@@ -125,7 +125,7 @@ async def running_bot(
 
         live = LiveCounts(services.live_questions.view, app.bot, seconds)
         claims = StoreChatClaims(store, replica, clock) if replicated else None
-        sender = Sender(services.outbox, app.bot, live, claims)
+        sender = Sender(services.outbox, app.bot, live, claims, expected=_is_storage_failure)
         leaders: list[LeaderLoop] = []  # the leader loop, once started (replicas only)
 
         def counts_here() -> bool:
@@ -146,6 +146,7 @@ async def running_bot(
             sender=sender,
             also=(*due_work, live_from_database) if replicated else due_work,
             tidy=(services.updates.prune, services.outbox.forget_settled, forget_old_windows),
+            expected=_is_storage_failure,
         )
         register_handlers(
             app, build_handlers(services, catalog, sender, live, counts_here, _is_storage_failure)

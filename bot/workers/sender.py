@@ -17,7 +17,7 @@ import asyncio
 import contextlib
 import contextvars
 import logging
-from collections.abc import Coroutine
+from collections.abc import Callable, Coroutine
 from typing import Any, Protocol
 
 from telegram.ext import ExtBot
@@ -57,7 +57,11 @@ class Sender:
         bot: ExtBot[Any],
         live: LiveCounts,
         claims: ChatClaims | None = None,
+        expected: Callable[[BaseException], bool] = lambda _: False,
     ) -> None:
+        """`expected`: failures that are one log line, not a traceback (a database that does
+        not answer: the work stays owed and is tried again)."""
+        self._expected = expected
         self._outbox = outbox
         self._calls = CallRunner(bot, outbox)
         self._live = live
@@ -128,8 +132,11 @@ class Sender:
         while self._feeding and not self._stopping:
             try:
                 started = await self._feed_once()
-            except Exception:
-                log.exception("reading the bulk messages due failed; trying again")
+            except Exception as error:
+                if not self._expected(error):
+                    log.exception("reading the bulk messages due failed; trying again")
+                else:
+                    log.warning("reading the bulk messages due failed (%s); trying again", error)
                 started = 0
             if not started and self._feeding:
                 self._bulk_wake.clear()
@@ -190,8 +197,11 @@ class Sender:
                     await self._live.flush(chat_id)
                     if chat_id not in self._again:
                         return
-        except Exception:
-            log.exception("chat %s: sending failed; the ticker retries", chat_id)
+        except Exception as error:
+            if not self._expected(error):
+                log.exception("chat %s: sending failed; the ticker retries", chat_id)
+            else:
+                log.warning("chat %s: sending stopped (%s); the ticker retries", chat_id, error)
         finally:
             self._tasks.pop(chat_id, None)
             if claimed and self._claims is not None:

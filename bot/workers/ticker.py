@@ -39,7 +39,9 @@ class Ticker:
         sender: Sender,
         also: Sequence[DueWork] = (),
         tidy: Sequence[Tidy] = (),
+        expected: Callable[[BaseException], bool] = lambda _: False,
     ) -> None:
+        self._expected = expected
         self._closer = closer
         self._daily = daily
         self._also = tuple(also)
@@ -79,5 +81,8 @@ class Ticker:
     async def _on_job(self, context: CallbackContext[Any, Any, Any, Any]) -> None:
         try:
             await self.tick()
-        except Exception:
-            log.exception("tick failed; trying again in a second")
+        except Exception as error:
+            if not self._expected(error):
+                log.exception("tick failed; trying again in a second")
+                return
+            log.warning("tick failed (%s); trying again in a second", error)

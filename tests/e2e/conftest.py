@@ -13,6 +13,7 @@ from pydantic import SecretStr
 
 from bot.app import RunningBot, running_bot
 from bot.config import Settings
+from tests.e2e.webhook_helpers import free_port, webhook_settings
 from tests.fakes import FakeBotApi, FakeChat, FakeUser
 from tests.fakes.clock import FakeClock
 
@@ -20,6 +21,7 @@ ALICE = FakeUser(1001, "Alice", "Liddell", "alice")
 BOB = FakeUser(1002, "Bob")
 
 StartBot = Callable[[], AbstractAsyncContextManager[RunningBot]]
+StartHooked = StartBot
 
 
 @pytest.fixture
@@ -73,6 +75,40 @@ def start_bot(settings: Settings, clock: FakeClock, fake: FakeBotApi) -> StartBo
 @pytest.fixture
 async def bot(start_bot: StartBot) -> AsyncIterator[RunningBot]:
     async with start_bot() as running:
+        yield running
+
+
+@pytest.fixture
+def port() -> int:
+    return free_port()
+
+
+@pytest.fixture
+def base(port: int) -> str:
+    return f"http://127.0.0.1:{port}"
+
+
+@pytest.fixture
+def hook_settings(fake: FakeBotApi, tmp_path: Path, port: int) -> Settings:
+    return webhook_settings(fake, tmp_path, port)
+
+
+@pytest.fixture
+def start_hooked(hook_settings: Settings, clock: FakeClock, fake: FakeBotApi) -> StartHooked:
+    """Starts the bot in webhook mode (again, for a restart) on the same database."""
+    fake.webhook.retry_delay = 0.01
+
+    @asynccontextmanager
+    async def start() -> AsyncIterator[RunningBot]:
+        async with running_bot(hook_settings, clock=clock, rng=Random(7)) as running:
+            yield running
+
+    return start
+
+
+@pytest.fixture
+async def hooked(start_hooked: StartHooked) -> AsyncIterator[RunningBot]:
+    async with start_hooked() as running:
         yield running
 
 

@@ -3,42 +3,20 @@
 from __future__ import annotations
 
 import asyncio
-import os
 import signal
 import sys
 from pathlib import Path
 
 from tests.e2e.conftest import wait_for_polling
+from tests.e2e.process_helpers import REPO, bot_env, run_bot
 from tests.fakes import FakeBotApi
 
-REPO = Path(__file__).resolve().parents[2]
 SEED_COPY = REPO / "tests" / "content" / "data" / "nca-multi-gpu-5.txt"
-
-
-def _env(**extra: str) -> dict[str, str]:
-    keep = {k: v for k, v in os.environ.items() if not k.startswith(("QUIZBOT_", "TELEGRAM_"))}
-    return keep | {"PYTHONPATH": str(REPO)} | extra
-
-
-async def _run(*args: str, cwd: Path, env: dict[str, str]) -> tuple[int, str, str]:
-    proc = await asyncio.create_subprocess_exec(
-        sys.executable,
-        "-m",
-        "bot",
-        *args,
-        cwd=cwd,
-        env=env,
-        stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.PIPE,
-    )
-    out, err = await asyncio.wait_for(proc.communicate(), timeout=60)
-    assert proc.returncode is not None
-    return proc.returncode, out.decode(), err.decode()
 
 
 async def test_start_without_token_prints_one_line_on_getting_one(tmp_path: Path) -> None:
     """With no token the bot exits 2 with one line naming @BotFather and .env, no traceback."""
-    code, out, err = await _run(cwd=tmp_path, env=_env())
+    code, out, err = await run_bot(cwd=tmp_path, env=bot_env())
     assert code == 2
     assert out == ""
     lines = err.strip().splitlines()
@@ -51,8 +29,8 @@ async def test_start_without_token_prints_one_line_on_getting_one(tmp_path: Path
 
 async def test_invalid_setting_names_the_variable(tmp_path: Path) -> None:
     """A bad value stops the start with the variable's name and never echoes the token."""
-    env = _env(TELEGRAM_BOT_TOKEN="1:secret-token-value", QUIZBOT_TIMEZONE="Mars/Olympus")
-    code, _, err = await _run(cwd=tmp_path, env=env)
+    env = bot_env(TELEGRAM_BOT_TOKEN="1:secret-token-value", QUIZBOT_TIMEZONE="Mars/Olympus")
+    code, _, err = await run_bot(cwd=tmp_path, env=env)
     assert code == 2
     assert "QUIZBOT_TIMEZONE: unknown time zone 'Mars/Olympus'" in err
     assert "secret-token-value" not in err
@@ -61,7 +39,7 @@ async def test_invalid_setting_names_the_variable(tmp_path: Path) -> None:
 
 async def test_sigterm_stops_the_bot_cleanly(tmp_path: Path, fake: FakeBotApi) -> None:
     """SIGTERM while polling ends the process with status 0, never logging the token."""
-    env = _env(
+    env = bot_env(
         TELEGRAM_BOT_TOKEN=fake.token,
         QUIZBOT_API_BASE_URL=fake.url,
         QUIZBOT_DATABASE=str(tmp_path / "quiz.sqlite3"),
@@ -88,8 +66,8 @@ async def test_sigterm_stops_the_bot_cleanly(tmp_path: Path, fake: FakeBotApi) -
 async def test_import_deck_writes_yaml_with_empty_wrong_lists(tmp_path: Path) -> None:
     """import-deck turns the seed text into a deck file with five questions to fill in."""
     target = tmp_path / "imported.yaml"
-    code, out, _ = await _run(
-        "import-deck", str(SEED_COPY), "-o", str(target), cwd=tmp_path, env=_env()
+    code, out, _ = await run_bot(
+        "import-deck", str(SEED_COPY), "-o", str(target), cwd=tmp_path, env=bot_env()
     )
     assert code == 0
     assert "5 questions" in out
@@ -104,13 +82,13 @@ async def test_check_decks_prints_file_question_field_and_exits_nonzero(tmp_path
         "    wrong: []\n    explanation: It is so.\n",
         encoding="utf-8",
     )
-    code, out, _ = await _run("check-decks", str(tmp_path), cwd=tmp_path, env=_env())
+    code, out, _ = await run_bot("check-decks", str(tmp_path), cwd=tmp_path, env=bot_env())
     assert code == 1
     assert out.startswith("broken.yaml: only-one: wrong: ")
 
 
 async def test_check_decks_accepts_the_shipped_decks(tmp_path: Path) -> None:
     """The decks shipped in content/ pass check-decks."""
-    code, out, _ = await _run("check-decks", cwd=tmp_path, env=_env())
+    code, out, _ = await run_bot("check-decks", cwd=tmp_path, env=bot_env())
     assert code == 0
     assert "valid" in out

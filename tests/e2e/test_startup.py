@@ -7,7 +7,7 @@ import socket
 from pathlib import Path
 
 from storage.sqlite.lock import ProcessLock
-from tests.e2e.test_process import _env, _run
+from tests.e2e.process_helpers import bot_env, run_bot
 
 
 def _closed_port() -> int:
@@ -20,12 +20,12 @@ async def test_no_network_at_start_prints_one_clear_line_and_closes_everything(
     tmp_path: Path,
 ) -> None:
     """Bot API unreachable: exit 1 with 'cannot reach the Bot API', no unclosed sessions."""
-    env = _env(
+    env = bot_env(
         TELEGRAM_BOT_TOKEN="123:abc",
         QUIZBOT_API_BASE_URL=f"http://127.0.0.1:{_closed_port()}",
         QUIZBOT_DATABASE=str(tmp_path / "q.sqlite3"),
     )
-    code, out, err = await _run(cwd=tmp_path, env=env)
+    code, out, err = await run_bot(cwd=tmp_path, env=env)
     assert code == 1
     assert out == ""
     assert "quizbot: cannot reach the Bot API" in err
@@ -40,8 +40,8 @@ async def test_a_second_bot_on_the_same_sqlite_file_refuses_to_start(tmp_path: P
     lock = ProcessLock(database)
     lock.acquire()  # as a running bot holds it
     try:
-        env = _env(TELEGRAM_BOT_TOKEN="123:abc", QUIZBOT_DATABASE=str(database))
-        code, out, err = await _run(cwd=tmp_path, env=env)
+        env = bot_env(TELEGRAM_BOT_TOKEN="123:abc", QUIZBOT_DATABASE=str(database))
+        code, out, err = await run_bot(cwd=tmp_path, env=env)
     finally:
         lock.release()
     assert code == 2

@@ -6,10 +6,9 @@ from __future__ import annotations
 import importlib
 import json
 import logging
-import socket
 import sqlite3
 from collections.abc import AsyncIterator, Awaitable, Callable
-from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from contextlib import asynccontextmanager
 from pathlib import Path
 from random import Random
 from typing import Any
@@ -22,79 +21,14 @@ from telegram.ext import SimpleUpdateProcessor
 
 from bot.app import RunningBot, running_bot
 from bot.application import build_application, initialized
-from bot.config import Settings, describe_settings_error
+from bot.config import describe_settings_error
 from bot.core.model import Ask
 from bot.runners.webhook import SECRET_HEADER, webhook
-from tests.e2e.conftest import ALICE, alice_private
-from tests.e2e.test_process import _env, _run
+from tests.e2e.conftest import ALICE, StartHooked, alice_private
+from tests.e2e.process_helpers import bot_env, run_bot
+from tests.e2e.webhook_helpers import HOOK_PATH, SECRET, SECRET_ONLY, plain_settings
 from tests.fakes import FakeBotApi, StoredMessage
 from tests.fakes.clock import FakeClock
-
-SECRET = "e2e_webhook-SECRET_0123456789"
-HOOK_PATH = "/telegram/hook"
-SECRET_ONLY = {SECRET_HEADER: SECRET}
-
-StartHooked = Callable[[], AbstractAsyncContextManager[RunningBot]]
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
-def _settings(fake: FakeBotApi, tmp_path: Path, **extra: Any) -> Settings:
-    return Settings(
-        telegram_bot_token=SecretStr(fake.token),
-        database=str(tmp_path / "data" / "quizbot.sqlite3"),
-        api_base_url=fake.url,  # type: ignore[arg-type]
-        rate_limit_scale=1000,
-        default_deck="nca-multi-gpu-5",
-        _env_file=None,
-        **extra,
-    )
-
-
-@pytest.fixture
-def port() -> int:
-    return _free_port()
-
-
-@pytest.fixture
-def base(port: int) -> str:
-    return f"http://127.0.0.1:{port}"
-
-
-@pytest.fixture
-def hook_settings(fake: FakeBotApi, tmp_path: Path, base: str, port: int) -> Settings:
-    return _settings(
-        fake,
-        tmp_path,
-        webhook_url=f"{base}{HOOK_PATH}",
-        webhook_secret=SecretStr(SECRET),
-        webhook_listen="127.0.0.1",
-        webhook_port=port,
-        webhook_max_connections=7,
-    )
-
-
-@pytest.fixture
-def start_hooked(hook_settings: Settings, clock: FakeClock, fake: FakeBotApi) -> StartHooked:
-    """Starts the bot in webhook mode (again, for a restart) on the same database."""
-    fake.webhook.retry_delay = 0.01
-
-    @asynccontextmanager
-    async def start() -> AsyncIterator[RunningBot]:
-        async with running_bot(hook_settings, clock=clock, rng=Random(7)) as running:
-            yield running
-
-    return start
-
-
-@pytest.fixture
-async def hooked(start_hooked: StartHooked) -> AsyncIterator[RunningBot]:
-    async with start_hooked() as running:
-        yield running
 
 
 async def _http(
@@ -280,7 +214,7 @@ async def _bare_webhook(
     **options: Any,
 ) -> AsyncIterator[str]:
     """The webhook runner alone, around an Application without handlers."""
-    app, requests = build_application(_settings(fake, tmp_path), SimpleUpdateProcessor(8))
+    app, requests = build_application(plain_settings(fake, tmp_path), SimpleUpdateProcessor(8))
     async with (
         initialized(app, requests),
         webhook(
@@ -346,7 +280,7 @@ async def test_polling_serves_the_probes_on_the_http_port(
     fake: FakeBotApi, tmp_path: Path, clock: FakeClock, port: int, base: str
 ) -> None:
     """With QUIZBOT_HTTP_PORT, a polling bot serves /healthz and /readyz but no webhook."""
-    settings = _settings(fake, tmp_path, http_port=port, http_listen="127.0.0.1")
+    settings = plain_settings(fake, tmp_path, http_port=port, http_listen="127.0.0.1")
     async with running_bot(settings, clock=clock, poll_timeout=1, rng=Random(7)):
         await fake.wait_until(lambda: bool(fake.calls_to("getUpdates")), what="polling")
         assert await _http("GET", f"{base}/healthz") == (200, "ok\n")
@@ -360,7 +294,7 @@ async def test_polling_serves_the_probes_on_the_http_port(
 def test_a_webhook_url_without_a_secret_is_refused(fake: FakeBotApi, tmp_path: Path) -> None:
     """QUIZBOT_WEBHOOK_URL without QUIZBOT_WEBHOOK_SECRET stops the start with a clear line."""
     with pytest.raises(ValidationError) as error:
-        _settings(fake, tmp_path, webhook_url="https://bot.example.com/telegram")
+        plain_settings(fake, tmp_path, webhook_url="https://bot.example.com/telegram")
     assert describe_settings_error(error.value).startswith(
         "QUIZBOT_WEBHOOK_SECRET: required when QUIZBOT_WEBHOOK_URL is set"
     )
@@ -370,14 +304,14 @@ async def test_bad_webhook_settings_stop_python_m_bot_without_echoing_the_secret
     tmp_path: Path,
 ) -> None:
     """`python -m bot` exits 2 naming the variable; a bad secret is never printed."""
-    env = _env(
+    env = bot_env(
         TELEGRAM_BOT_TOKEN="1:secret-token-value",
         QUIZBOT_WEBHOOK_URL="https://bot.example.com/telegram",
     )
-    code, _, err = await _run(cwd=tmp_path, env=env)
+    code, _, err = await run_bot(cwd=tmp_path, env=env)
     assert code == 2
     assert "QUIZBOT_WEBHOOK_SECRET: required when QUIZBOT_WEBHOOK_URL is set" in err
-    code, _, err = await _run(cwd=tmp_path, env=env | {"QUIZBOT_WEBHOOK_SECRET": "not+allowed"})
+    code, _, err = await run_bot(cwd=tmp_path, env=env | {"QUIZBOT_WEBHOOK_SECRET": "not+allowed"})
     assert code == 2
     assert "QUIZBOT_WEBHOOK_SECRET: must be 1-256 characters of A-Z, a-z, 0-9, _ and -" in err
     assert "not+allowed" not in err

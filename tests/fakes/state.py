@@ -44,6 +44,7 @@ class BotApiState:
         self._forbidden: dict[int, str] = {}
         self._migrated: dict[int, int] = {}
         self._updates: list[JsonDict] = []
+        self._history: dict[int, JsonDict] = {}  # every update pushed, by id
         self._next_update_id = 1
         self._delivered_upto = 0
         self._allowed_updates: set[str] | None = None
@@ -152,8 +153,21 @@ class BotApiState:
         self._next_update_id += 1
         body = {k: v for k, v in update.items() if k != "update_id"}
         self._updates.append({"update_id": update_id, **body})
+        self._history[update_id] = self._updates[-1]
         self._notify()
         return update_id
+
+    @property
+    def last_update_id(self) -> int:
+        """The update_id given to the newest update."""
+        return self._next_update_id - 1
+
+    def redeliver(self, update_id: int) -> None:
+        """Offer an update again, as Telegram does when the bot never confirmed it (a polling
+        bot killed before its next getUpdates): the next poll from offset 0 gets it."""
+        update = self._history[update_id]
+        self._updates = sorted([*self._updates, update], key=lambda u: int(u["update_id"]))
+        self._notify()
 
     @property
     def pending_updates(self) -> list[JsonDict]:

@@ -255,8 +255,8 @@ async def test_ptb_application_polls_and_replies(fake: FakeBotApi) -> None:
         assert app.updater is not None
         await app.updater.start_polling(timeout=1)
         fake.send_message(ALICE_CHAT, ALICE, "/start")
-        await fake.idle()
-        assert fake.calls_to("sendMessage")[0].params["text"] == "Welcome!"
+        reply = await fake.wait_for_call("sendMessage")
+        assert reply.params["text"] == "Welcome!"
         await app.updater.stop()
         await app.stop()
     assert [m.text for m in fake.chat_messages(ALICE_CHAT.id)] == ["/start", "Welcome!"]

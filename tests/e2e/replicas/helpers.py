@@ -1,4 +1,4 @@
-"""Helpers for tests/e2e/test_replicas.py: several real bots in webhook mode on one PostgreSQL
+"""Helpers for the replica tests: several real bots in webhook mode on one PostgreSQL
 database behind the fake Bot API, and what the fake saw of them."""
 
 from __future__ import annotations

@@ -7,18 +7,14 @@ from __future__ import annotations
 import asyncio
 import time
 from collections import Counter
-from collections.abc import AsyncIterator
 from contextlib import AsyncExitStack
 from dataclasses import dataclass
 
 import asyncpg
-import pytest
 
-import bot.app
 from tests.e2e.group_helpers import MEMBERS
-from tests.e2e.replica_helpers import (
+from tests.e2e.replicas.helpers import (
     OPEN_SECONDS,
-    RecordingLeaderLoop,
     Replica,
     answer_rows,
     ask_ids,
@@ -51,28 +47,6 @@ class Question:
     ask_id: int
     data: list[str]  # the answer buttons' data, as sent
     right: int
-
-
-@pytest.fixture(autouse=True)
-def _record_leader_loops(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(bot.app, "LeaderLoop", RecordingLeaderLoop)
-    monkeypatch.setattr(RecordingLeaderLoop, "made", [])
-
-
-@pytest.fixture
-async def pair(
-    fake: FakeBotApi, pg_migrated_url: str, clock: FakeClock
-) -> AsyncIterator[list[Replica]]:
-    """Two replicas on one database; the fake delivers round-robin to both."""
-    fake.webhook.retry_delay = 0.01
-    async with (
-        replica(fake, pg_migrated_url, clock, 1) as first,
-        replica(fake, pg_migrated_url, clock, 2) as second,
-    ):
-        fake.webhook.replicas = [first.url, second.url]
-        both = [first, second]
-        await beaten(both)
-        yield both
 
 
 async def _question(
