@@ -23,7 +23,7 @@ from bot.core.items.analysis import DeckFigures
 from bot.core.items.review import ItemReview
 from bot.core.model import Report
 from bot.core.quiz import QuizConfig
-from bot.core.reports.service import list_reports
+from bot.core.reports import list_reports
 from bot.core.services import CoreSettings, Services, build_services
 from bot.handlers import build_handlers, register_handlers
 from bot.render.commands import bot_commands

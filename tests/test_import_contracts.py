@@ -18,7 +18,7 @@ PLANTS = [
     ("bot/core/planted.py", "import telegram", "The quiz core imports no Telegram"),
     ("bot/core/planted.py", "import bot.render.questions", "bot/ in layers"),
     ("bot/core/rules/planted.py", "import bot.core.quiz", "The core's rules are pure"),
-    ("storage/planted.py", "import bot.core.live", "Storage imports only the core's model"),
+    ("storage/planted.py", "import bot.core.quiz.live", "Storage imports only the core's model"),
     ("storage/planted.py", "import telegram", "Storage imports only the core's model"),
     ("bot/handlers/planted.py", "import storage.sql.store", "Only the composition root"),
     ("bot/render/planted.py", "import bot.transport.request", "Renderers do no I/O"),

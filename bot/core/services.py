@@ -10,26 +10,26 @@ from datetime import timedelta
 from random import Random
 from zoneinfo import ZoneInfo
 
-from bot.core.allowance import CommandAllowance
 from bot.core.boards import BoardService
 from bot.core.catalog import Catalog
 from bot.core.chats import ChatService
 from bot.core.clock import Clock
-from bot.core.closing import Closer
 from bot.core.daily import DailyService
 from bot.core.delivery import Outbox, Replies
 from bot.core.exams.service import ExamService
 from bot.core.forget import ForgetService
-from bot.core.live import LiveAnswers, LiveQuestions
+from bot.core.inbox.allowance import CommandAllowance
+from bot.core.inbox.updates import UpdateLog
 from bot.core.memory.review import ReviewService
 from bot.core.memory.scheduling import DEFAULT_RETENTION, Memory
 from bot.core.ports import CorePorts
 from bot.core.quiz import Asking, QuizConfig, QuizService
-from bot.core.reports.service import ReportService
+from bot.core.quiz.closing import Closer
+from bot.core.quiz.live import LiveAnswers, LiveQuestions
+from bot.core.reports import ReportService
 from bot.core.rounds.service import RoundService
 from bot.core.rounds.summary import RoundSummaries
 from bot.core.topics import TopicService
-from bot.core.updates import UpdateLog
 
 
 @dataclass(frozen=True)

@@ -10,8 +10,8 @@ from telegram import CallbackQuery, Chat, InlineKeyboardMarkup, Message, User
 from telegram.constants import ChatType
 from telegram.error import BadRequest, NetworkError, RetryAfter, TelegramError
 
-from bot.core.allowance import CommandAllowance, Verdict
 from bot.core.delivery import Replies
+from bot.core.inbox.allowance import CommandAllowance, Verdict
 from bot.core.model import ChatKind, ChatRef, Player
 from bot.render.commands import SLOW_DOWN
 from bot.render.replies import keyboard_json

@@ -19,7 +19,7 @@ from bot.callback_data import (
 )
 from bot.callback_data.links import parse_report_link
 from bot.core.model import ReportStatus
-from bot.core.reports.service import (
+from bot.core.reports import (
     AlreadyFiled,
     AlreadyReported,
     AlreadyResolved,

@@ -16,8 +16,8 @@ from bot.callback_data import (
 )
 from bot.callback_data.links import ReportLink, link_url
 from bot.core.model import Ask, Report, ReportReason, ReportStatus, letter
+from bot.core.reports import Subject
 from bot.core.reports.owed import ForwardReport, ReportView
-from bot.core.reports.service import Subject
 from bot.render import rounds as render_rounds
 from bot.render.calls import Calls, RenderContext, SendText, renders
 from bot.render.text import ELLIPSIS, utf16_len

@@ -1,5 +1,5 @@
 """How each update is processed, in polling and webhook mode alike: at most a number at once,
-and acted on once (`bot.core.updates`): an update delivered again is answered without acting."""
+and acted on once (`bot.core.inbox.updates`): an update delivered again changes nothing."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ from typing import Any
 from telegram import Update
 from telegram.ext import SimpleUpdateProcessor
 
+from bot.core.inbox.updates import UpdateLog
 from bot.core.model import UpdateAlreadyHandledError
-from bot.core.updates import UpdateLog
 from bot.handlers.errors import recording_failures
 
 log = logging.getLogger(__name__)

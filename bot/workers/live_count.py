@@ -19,8 +19,8 @@ from typing import Any
 from telegram.error import TelegramError
 from telegram.ext import ExtBot
 
-from bot.core.live import LiveView
 from bot.core.model import Ask
+from bot.core.quiz.live import LiveView
 from bot.render import group as render_group
 from bot.render import questions as render
 from bot.transport.ratelimit import RequestDropped

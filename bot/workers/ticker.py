@@ -16,8 +16,8 @@ from typing import Any
 
 from telegram.ext import CallbackContext, Job, JobQueue
 
-from bot.core.closing import Closer
 from bot.core.daily import DailyService
+from bot.core.quiz.closing import Closer
 from bot.workers.sender import Sender
 
 log = logging.getLogger(__name__)

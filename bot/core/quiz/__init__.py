@@ -1,5 +1,7 @@
 """Asking questions and taking answers: choosing and posting a chat's next question (asking),
-`/quiz` and answers (service), and what a private answer or a busy group is owed (reveals)."""
+`/quiz` and answers (service), what answers and closes owe (reveals), closing group questions at
+their deadlines (closing), and the live count of answers on open ones (live). The names of
+asking, reveals and service are handed on here."""
 
 from __future__ import annotations
 

@@ -14,7 +14,7 @@ should not be.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
 from bot.core.catalog import Catalog
@@ -30,94 +30,29 @@ from bot.core.model import (
     ReportStatus,
 )
 from bot.core.ports import AskStore, ReportStore, Store, Writes
-from bot.core.reports.owed import ReportKind, ReportView, forward, view_of
-from content.models import Question
+from bot.core.reports.outcomes import (
+    AlreadyFiled,
+    AlreadyReported,
+    AlreadyResolved,
+    Commented,
+    CommentTooLate,
+    Created,
+    DailyLimit,
+    Filed,
+    NoSuchReport,
+    NotAwaiting,
+    NotReportable,
+    QuestionGone,
+    Refusal,
+    Resolved,
+    Subject,
+)
+from bot.core.reports.owed import ReportKind, forward, view_of
 
 COMMENT_WINDOW = timedelta(minutes=10)
 DAILY_LIMIT = 10
 LIST_LIMIT = 10_000
 _SUPERGROUP_IDS_BELOW = -(10**12)  # Telegram's supergroup and channel ids are -100…
-
-
-@dataclass(frozen=True)
-class Subject:
-    """A question a learner may report, as it was shown to them."""
-
-    ask: Ask
-    question: Question
-    deck_title: str
-    chosen: int | None  # the position they chose in that ask; None: not answered
-
-
-@dataclass(frozen=True)
-class NotReportable:
-    """Forged, stale or someone else's: no question this user may report (nothing written)."""
-
-    reason: str
-
-
-@dataclass(frozen=True)
-class QuestionGone:
-    """The question is no longer in its deck."""
-
-
-@dataclass(frozen=True)
-class AlreadyReported:
-    """The learner has an open report on this question."""
-
-
-@dataclass(frozen=True)
-class DailyLimit:
-    limit: int
-
-
-@dataclass(frozen=True)
-class Created:
-    report: Report
-    subject: Subject
-
-
-@dataclass(frozen=True)
-class Commented:
-    report: Report
-
-
-@dataclass(frozen=True)
-class CommentTooLate:
-    """The comment phase had run out: the report was filed without a comment."""
-
-
-@dataclass(frozen=True)
-class NotAwaiting:
-    """No report of the learner waits for a comment: the text is not one."""
-
-
-@dataclass(frozen=True)
-class Filed:
-    report: Report
-
-
-@dataclass(frozen=True)
-class AlreadyFiled:
-    report: Report
-
-
-@dataclass(frozen=True)
-class Resolved:
-    view: ReportView
-
-
-@dataclass(frozen=True)
-class AlreadyResolved:
-    view: ReportView
-
-
-@dataclass(frozen=True)
-class NoSuchReport:
-    pass
-
-
-Refusal = NotReportable | QuestionGone | AlreadyReported | DailyLimit
 
 
 class _RefusedError(Exception):
