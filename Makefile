@@ -18,12 +18,15 @@ $(BIN)/.installed-dev: $(BIN)/.installed
 run: $(BIN)/.installed
 	@$(BIN)/python -m bot
 
+# The docs build last: --strict fails on a broken link or a page left out of mkdocs.yml's nav
+# (without --quiet, which would hide the warnings --strict counts).
 lint: $(BIN)/.installed-dev
 	$(BIN)/ruff check bot content storage tests benchmarks
 	$(BIN)/ruff format --check bot content storage tests benchmarks
 	$(BIN)/mypy bot content storage
 	$(BIN)/lint-imports
 	$(BIN)/python -m bot check-decks --strict content
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --site-dir site
 
 test: lint
 	$(BIN)/pytest
@@ -32,4 +35,4 @@ bench: $(BIN)/.installed-dev
 	$(BIN)/python -m benchmarks
 
 clean:
-	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache
+	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache site

@@ -28,8 +28,7 @@ ROOT = Path(__file__).resolve().parent.parent
 COMPOSE = ROOT / "docker-compose.yml"
 SCHEMA = Path(__file__).resolve().parent / "data" / "compose-spec.json"
 PROFILE = "replicas"
-# What an operator puts in .env for the replicas (README, "Deploying with PostgreSQL and
-# replicas").
+# What an operator puts in .env for the replicas (docs/operators/replicas.md, "Deploying").
 DOT_ENV = {
     "QUIZBOT_POLLING_BOT": "0",
     "TELEGRAM_BOT_TOKEN": "123456:ABCdef",

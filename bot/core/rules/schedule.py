@@ -1,6 +1,6 @@
 """When a daily question is due: local wall-clock times in a zone, DST included.
 
-Behaviour on the days clocks change (documented in the README):
+Behaviour on the days clocks change (documented in docs/group-admins.md):
 - a time that does not exist that day (spring forward: 02:30 in Europe/Berlin) is pushed as far
   after the jump as it was after the last valid minute, i.e. 02:30 → 03:30 local;
 - a time that happens twice (fall back) is pushed at its first occurrence (the summer-time one).
