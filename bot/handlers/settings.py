@@ -10,7 +10,7 @@ from bot.core.catalog import Catalog
 from bot.core.chats import ChatService
 from bot.core.daily import DailyService
 from bot.handlers.admin import AdminCheck, AdminCheckUnavailableError
-from bot.handlers.common import Answering, chat_ref
+from bot.handlers.common import Answering, chat_ref, thread_of
 from bot.parsing import (
     DailyOff,
     ListDecks,
@@ -70,7 +70,8 @@ class SettingsHandlers:
             await self._daily.turn_off(message.chat_id)
             await self._answering.reply(message, settings.DAILY_OFF)
             return
-        slot = await self._daily.turn_on(chat_ref(message.chat), request.at, request.zone)
+        chat, thread = chat_ref(message.chat), thread_of(message)
+        slot = await self._daily.turn_on(chat, request.at, request.zone, thread)
         chosen = await self._chats.zone_of(message.chat_id)
         text = settings.daily_on(f"{request.at:%H:%M}", chosen, slot.at)
         await self._answering.reply(message, text)

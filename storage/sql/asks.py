@@ -150,6 +150,8 @@ class AskQueries(StoreBase):
         last = max((int(row["last"]) for row in found), default=answer_id)
         return last, [rows.ask(row) for row in found]
 
-    async def set_ask_message(self, ask_id: int, message_id: int) -> None:
+    async def set_ask_message(
+        self, ask_id: int, message_id: int, posted_at: datetime | None = None
+    ) -> None:
         async with self._autocommit() as writes:
-            await writes.set_ask_message(ask_id, message_id)
+            await writes.set_ask_message(ask_id, message_id, posted_at)

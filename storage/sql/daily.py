@@ -42,15 +42,29 @@ class DailyQueries(StoreBase):
         return None if row is None else rows.schedule(row)
 
     async def set_schedule(
-        self, chat_id: int, local_time: str, next_slot_at: datetime, next_day: date, now: datetime
+        self,
+        chat_id: int,
+        local_time: str,
+        next_slot_at: datetime,
+        next_day: date,
+        now: datetime,
+        thread_id: int | None = None,
     ) -> None:
         await self._db.execute(
             "INSERT INTO daily_schedules (chat_id, local_time, enabled, next_slot_at, "
-            "next_day, updated_at) VALUES (?, ?, 1, ?, ?, ?) ON CONFLICT (chat_id) DO UPDATE "
+            "next_day, updated_at, thread_id) VALUES (?, ?, 1, ?, ?, ?, ?) "
+            "ON CONFLICT (chat_id) DO UPDATE "
             "SET local_time = excluded.local_time, enabled = 1, "
             "next_slot_at = excluded.next_slot_at, next_day = excluded.next_day, "
-            "updated_at = excluded.updated_at",
-            (chat_id, local_time, to_ms(next_slot_at), next_day.isoformat(), to_ms(now)),
+            "updated_at = excluded.updated_at, thread_id = excluded.thread_id",
+            (
+                chat_id,
+                local_time,
+                to_ms(next_slot_at),
+                next_day.isoformat(),
+                to_ms(now),
+                thread_id,
+            ),
         )
 
     async def disable_schedule(self, chat_id: int, now: datetime) -> bool:

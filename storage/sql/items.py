@@ -11,29 +11,19 @@ ANSWERED_DECKS = (
     "SELECT DISTINCT k.deck_id FROM asks AS k "
     "WHERE EXISTS (SELECT 1 FROM answers AS a WHERE a.ask_id = k.id) ORDER BY k.deck_id"
 )
-# asks keeps no posting time of its own: the outbox does, as the done_at of the ask's QUESTION
-# effect (on-demand questions and rounds) or of its daily_pushes row (daily questions).
+# A question's time runs from its post (asks.posted_at; before it was kept, its ask time).
 FIRST_ANSWERS = """
-WITH posts AS (
-    SELECT ask_id, min(at) AS posted_at FROM (
-        SELECT ask_id, done_at AS at FROM effects
-        WHERE kind = 'question' AND status = 'done' AND ask_id IS NOT NULL
-              AND done_at IS NOT NULL
-        UNION ALL
-        SELECT ask_id, done_at FROM daily_pushes
-        WHERE status = 'sent' AND ask_id IS NOT NULL AND done_at IS NOT NULL
-    ) AS posted GROUP BY ask_id
-), ranked AS (
+WITH ranked AS (
     SELECT a.user_id, k.question_id, k.option_order, a.position, a.correct, k.asked_at,
-           a.answered_at, k.id AS ask_id,
+           k.posted_at, a.answered_at,
            row_number() OVER (PARTITION BY a.user_id, k.question_id
                               ORDER BY a.answered_at, a.id) AS nth
     FROM answers AS a JOIN asks AS k ON k.id = a.ask_id
     WHERE k.deck_id = ?1
 )
 SELECT r.user_id, r.question_id, r.option_order, r.position, r.correct, r.asked_at,
-       p.posted_at, r.answered_at
-FROM ranked AS r LEFT JOIN posts AS p ON p.ask_id = r.ask_id
+       r.posted_at, r.answered_at
+FROM ranked AS r
 WHERE r.nth = 1
 ORDER BY r.question_id, r.user_id
 """

@@ -99,7 +99,7 @@ def round_(row: Row) -> Round:
     )
 
 
-SCHEDULE_COLUMNS = "s.chat_id, s.local_time, s.enabled, s.next_slot_at, s.next_day"
+SCHEDULE_COLUMNS = "s.chat_id, s.local_time, s.enabled, s.next_slot_at, s.next_day, s.thread_id"
 
 
 def schedule(row: Row) -> Schedule:
@@ -109,6 +109,7 @@ def schedule(row: Row) -> Schedule:
         enabled=bool(row["enabled"]),
         next_slot_at=from_ms(row["next_slot_at"]),
         next_day=date.fromisoformat(row["next_day"]),
+        thread_id=row["thread_id"],
     )
 
 

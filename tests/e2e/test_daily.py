@@ -203,6 +203,53 @@ async def test_removed_bot_turns_the_schedule_off_without_retrying(
     assert not [c for c in fake.calls[since:] if c.method == "sendMessage"]
 
 
+async def test_removal_update_turns_the_schedule_off_before_any_push(
+    fake: FakeBotApi, bot: RunningBot, clock: FakeClock
+) -> None:
+    """my_chat_member 'kicked' turns the chat's schedule off at once: its slot sends nothing."""
+    fake.set_admins(GROUP.id, [ADMIN.id])
+    await _say(fake, ADMIN, "/daily 10:00 UTC")
+    fake.member_update(GROUP, ADMIN, old_status="member", new_status="kicked")
+    await fake.idle()
+    schedule = await bot.store.schedule(GROUP.id)
+    assert schedule is not None
+    assert not schedule.enabled
+    clock.set(datetime(2026, 12, 2, 10, 0, tzinfo=UTC))
+    since = len(fake.calls)
+    await _fan_out(bot, fake)
+    assert not [c for c in fake.calls[since:] if c.method == "sendMessage"]
+    assert await bot.store.push_for(GROUP.id, date(2026, 12, 2)) is None
+
+
+async def test_daily_set_in_a_forum_topic_is_posted_in_that_topic(
+    fake: FakeBotApi, bot: RunningBot, clock: FakeClock
+) -> None:
+    """/daily sent in a forum topic posts the question there; sent in General, in General."""
+    forum = FakeChat.supergroup(-1005550009, "Forum", forum=True)
+    fake.set_admins(forum.id, [ADMIN.id])
+    fake.send_message(forum, ADMIN, "/daily 10:00 UTC", thread_id=7)
+    await fake.idle()
+    clock.set(datetime(2026, 12, 2, 10, 0, tzinfo=UTC))
+    await _fan_out(bot, fake)
+    assert _question_threads(fake, forum.id) == [7]
+    fake.send_message(forum, ADMIN, "/daily 10:00 UTC")
+    await fake.idle()
+    clock.set(datetime(2026, 12, 3, 10, 0, tzinfo=UTC))
+    await _fan_out(bot, fake)
+    assert _question_threads(fake, forum.id) == [7, None]
+
+
+def _question_threads(fake: FakeBotApi, chat_id: int) -> list[int | None]:
+    """The topic of each question the bot posted to a chat (sent with answer buttons)."""
+    return [
+        c.params.get("message_thread_id")
+        for c in fake.calls
+        if c.method == "sendMessage"
+        and c.params.get("chat_id") == chat_id
+        and "reply_markup" in c.params
+    ]
+
+
 async def test_migrated_chat_gets_its_push_at_the_new_id(
     fake: FakeBotApi, bot: RunningBot, clock: FakeClock
 ) -> None:

@@ -294,7 +294,7 @@ async def effect_sent(store: SqlStore, effect: Effect, now: datetime, message_id
     async with store.transaction() as writes:
         await writes.effect_done(effect, now)
         if effect.ask_id is not None:
-            await writes.set_ask_message(effect.ask_id, message_id)
+            await writes.set_ask_message(effect.ask_id, message_id, now)
 
 
 async def push_sent(

@@ -123,6 +123,44 @@ async def test_effects_migration_backfills_the_origin_of_existing_asks(db_path: 
         await store.close()
 
 
+async def test_outbox_migrations_carry_pending_pushes_and_post_times_over(db_path: Path) -> None:
+    """0011 turns a pending daily push into a daily effect; 0012 dates each posted question
+    from its sent question effect or push; an unposted question stays undated."""
+    old = await Database.open(db_path, bundled_migrations()[:10])
+    await old.close()
+    with closing(sqlite3.connect(db_path)) as conn, conn:
+        conn.execute("INSERT INTO chats (id, kind, created_at) VALUES (-1, 'group', 0)")
+        for ask_id, message_id in ((1, 501), (2, 502), (3, None)):
+            conn.execute(
+                "INSERT INTO asks (id, chat_id, deck_id, question_id, pass_no, option_order, "
+                "asked_at, message_id) VALUES (?, -1, 'deck', 'q', 1, '0,1', 0, ?)",
+                (ask_id, message_id),
+            )
+        conn.execute(
+            "INSERT INTO effects (chat_id, kind, ask_id, status, not_before, created_at, done_at)"
+            " VALUES (-1, 'question', 1, 'done', 0, 0, 7000)"
+        )
+        conn.execute(
+            "INSERT INTO daily_pushes (chat_id, local_day, slot_at, status, ask_id, created_at, "
+            "done_at) VALUES (-1, '2026-12-01', 0, 'sent', 2, 0, 9000)"
+        )
+        conn.execute(
+            "INSERT INTO daily_pushes (chat_id, local_day, slot_at, status, created_at) "
+            "VALUES (-1, '2026-12-02', 86400000, 'pending', 86400000)"
+        )
+    store = await SqliteStore.open(db_path)
+    await store.close()
+    raw = Raw("sqlite", str(db_path))
+    posted = await raw.peek("SELECT id, posted_at FROM asks ORDER BY id")
+    assert [tuple(row) for row in posted] == [(1, 7000), (2, 9000), (3, None)]
+    owed = await raw.peek(
+        "SELECT kind, payload, bulk, dedupe_key, status FROM effects WHERE kind = 'daily'"
+    )
+    assert [tuple(row) for row in owed] == [
+        ("daily", '{"day": "2026-12-02"}', 1, "daily:-1:2026-12-02", "pending")
+    ]
+
+
 async def test_an_exception_inside_a_transaction_writes_nothing(store: SqlStore, raw: Raw) -> None:
     """Everything written in `async with store.transaction()` is rolled back when it raises."""
     await store.upsert_chat(CHAT, NOW)

@@ -122,9 +122,9 @@ async def test_first_answers_and_answered_decks_keep_decks_apart(store: SqlStore
     assert await store.answered_decks() == ["deck", "other"]
 
 
-async def test_posting_time_comes_from_the_outbox_or_the_daily_ledger(store: SqlStore) -> None:
-    """An ask posted through its QUESTION effect has that effect's done time; a daily ask
-    the time its push was sent; an ask with no recorded posting has None."""
+async def test_posting_time_is_kept_on_the_ask_when_it_is_posted(store: SqlStore) -> None:
+    """An ask posted as a question has the time its message was recorded; a daily ask the
+    time its push was sent; an ask never posted has None (the outbox may forget both)."""
     posted = await asked(store, GROUP, "q1", timedelta(0))
     async with store.transaction() as writes:
         question = NewEffect(GROUP.id, "question", ask_id=posted.id)

@@ -21,10 +21,11 @@ DAILY = "daily"
 GONE = "chat inactive or unknown"
 
 
-def daily_push(chat_id: int, local_day: date) -> NewEffect:
+def daily_push(chat_id: int, local_day: date, thread_id: int | None = None) -> NewEffect:
     return NewEffect(
         chat_id,
         DAILY,
+        thread_id=thread_id,
         payload={"day": local_day.isoformat()},
         bulk=True,
         dedupe_key=f"{DAILY}:{chat_id}:{local_day.isoformat()}",
@@ -48,7 +49,7 @@ class DailyQuestionKind(OwedKind[PostQuestion]):
         asks: AskStore,
         chats: ChatService,
         catalog: Catalog,
-        ask_for: Callable[[Push, ChatRef], Awaitable[Ask]],
+        ask_for: Callable[[Push, ChatRef, int | None], Awaitable[Ask]],
         clock: Callable[[], datetime],
     ) -> None:
         self._daily = daily
@@ -67,7 +68,7 @@ class DailyQuestionKind(OwedKind[PostQuestion]):
         if chat is None:
             await self._daily.mark_push_attempt(push, GONE, final=True, now=self._now())
             return None
-        ask = await self._ask_for(push, chat)
+        ask = await self._ask_for(push, chat, effect.thread_id)
         return await post_view(effect, ask, self._asks, self._chats, self._catalog)
 
     async def delivered(

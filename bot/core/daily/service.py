@@ -67,15 +67,20 @@ class DailyService:
         self.open_for = open_for
         self.grace = grace
 
-    async def turn_on(self, chat: ChatRef, at: time, zone: ZoneInfo | None) -> Slot:
-        """Push every day at `at` local time (the zone, when given, becomes the chat's)."""
+    async def turn_on(
+        self, chat: ChatRef, at: time, zone: ZoneInfo | None, thread_id: int | None = None
+    ) -> Slot:
+        """Push every day at `at` local time (the zone, when given, becomes the chat's), into
+        the forum topic `thread_id` (the one /daily was sent in)."""
         if zone is not None:
             await self._chats.set_timezone(chat, zone)
         else:
             await self._chats.joined(chat)
         now = self._clock.now()
         upcoming = next_slot(now, at, await self._chats.zone_of(chat.id))
-        await self._daily.set_schedule(chat.id, f"{at:%H:%M}", upcoming.at, upcoming.local_day, now)
+        await self._daily.set_schedule(
+            chat.id, f"{at:%H:%M}", upcoming.at, upcoming.local_day, now, thread_id
+        )
         return upcoming
 
     async def turn_off(self, chat_id: int) -> bool:
@@ -93,7 +98,7 @@ class DailyService:
         at = time.fromisoformat(schedule.local_time)
         upcoming = next_slot(now, at, await self._chats.zone_of(chat_id))
         await self._daily.set_schedule(
-            chat_id, schedule.local_time, upcoming.at, upcoming.local_day, now
+            chat_id, schedule.local_time, upcoming.at, upcoming.local_day, now, schedule.thread_id
         )
 
     async def plan_due(self, limit: int = 5000) -> int:
@@ -121,13 +126,21 @@ class DailyService:
             upcoming = next_slot(now, at, zone)
             decisions.append(
                 SlotDecision(
-                    item.chat_id, slot.local_day, slot.at, status, upcoming.at, upcoming.local_day
+                    item.chat_id,
+                    slot.local_day,
+                    slot.at,
+                    status,
+                    upcoming.at,
+                    upcoming.local_day,
+                    item.thread_id,
                 )
             )
         if not decisions:
             return 0
         owed = [
-            daily_push(d.chat_id, d.local_day) for d in decisions if d.status is PushStatus.PENDING
+            daily_push(d.chat_id, d.local_day, d.thread_id)
+            for d in decisions
+            if d.status is PushStatus.PENDING
         ]
         async with self._store.transaction() as tx:
             await tx.record_slots(decisions, now)
@@ -142,8 +155,9 @@ class DailyService:
             total += planned
         return total
 
-    async def ask_for(self, push: Push, chat: ChatRef) -> Ask:
-        """The question for a push: the one stored for it before (a retry), or a new one."""
+    async def ask_for(self, push: Push, chat: ChatRef, thread_id: int | None = None) -> Ask:
+        """The question for a push: the one stored for it before (a retry), or a new one (in
+        the forum topic `thread_id`)."""
         if push.ask_id is not None:
             ask = await self._asking.get(push.ask_id)
             question = None if ask is None else self._catalog.question_of(ask)
@@ -151,7 +165,7 @@ class DailyService:
                 return ask
         draft = await self._asking.draft(
             chat,
-            None,
+            thread_id,
             origin=AskOrigin.DAILY,
             open_for=self.open_for,
             question_id=await self._due_review(chat),

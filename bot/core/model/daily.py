@@ -21,6 +21,7 @@ class Schedule:
     enabled: bool
     next_slot_at: datetime
     next_day: date
+    thread_id: int | None = None  # the forum topic /daily was sent in (None: none)
 
 
 @dataclass(frozen=True)
@@ -46,3 +47,4 @@ class SlotDecision:
     status: PushStatus  # PENDING (send it) or SKIPPED (too late)
     next_slot_at: datetime
     next_day: date
+    thread_id: int | None = None

@@ -62,7 +62,9 @@ class AskStore(Protocol):
 
     async def round_asks(self, round_id: int) -> list[Ask]: ...
 
-    async def set_ask_message(self, ask_id: int, message_id: int) -> None: ...
+    async def set_ask_message(
+        self, ask_id: int, message_id: int, posted_at: datetime | None = None
+    ) -> None: ...
 
 
 class AnsweredAsks(Protocol):

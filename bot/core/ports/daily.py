@@ -34,8 +34,16 @@ class DailyStore(Protocol):
     async def schedule(self, chat_id: int) -> Schedule | None: ...
 
     async def set_schedule(
-        self, chat_id: int, local_time: str, next_slot_at: datetime, next_day: date, now: datetime
-    ) -> None: ...
+        self,
+        chat_id: int,
+        local_time: str,
+        next_slot_at: datetime,
+        next_day: date,
+        now: datetime,
+        thread_id: int | None = None,
+    ) -> None:
+        """Turn the chat's daily question on (at `local_time`, into forum topic `thread_id`)."""
+        ...
 
     async def disable_schedule(self, chat_id: int, now: datetime) -> bool: ...
 

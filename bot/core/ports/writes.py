@@ -66,8 +66,10 @@ class Writes(OutboxWrites, DailyWrites, ReportWrites, MemoryWrites, ExamWrites, 
         """AskStore.open_quiz_ask, read inside the transaction."""
         ...
 
-    async def set_ask_message(self, ask_id: int, message_id: int) -> None:
-        """The ask was posted as message `message_id`."""
+    async def set_ask_message(
+        self, ask_id: int, message_id: int, posted_at: datetime | None = None
+    ) -> None:
+        """The ask was posted as message `message_id` (at `posted_at`)."""
         ...
 
     async def extend_ask(self, ask_id: int, closes_at: datetime) -> None:

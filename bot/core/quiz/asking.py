@@ -64,7 +64,7 @@ class QuestionKind(OwedKind[PostQuestion]):
     ) -> None:
         ask = shown.ask
         if message_id is not None:
-            await tx.set_ask_message(ask.id, message_id)
+            await tx.set_ask_message(ask.id, message_id, now)
         if ask.closes_at is not None:
             await tx.extend_ask(ask.id, max(ask.closes_at, now + (ask.closes_at - ask.asked_at)))
 

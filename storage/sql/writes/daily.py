@@ -41,7 +41,8 @@ class DailyWrites:
         self, chat_id: int, local_day: date, ask_id: int, message_id: int, now: datetime
     ) -> None:
         await self._conn.execute(
-            "UPDATE asks SET message_id = ? WHERE id = ?", (message_id, ask_id)
+            "UPDATE asks SET message_id = ?, posted_at = ? WHERE id = ?",
+            (message_id, to_ms(now), ask_id),
         )
         await self._conn.execute(
             "UPDATE daily_pushes SET status = 'sent', ask_id = ?, message_id = ?, done_at = ?, "

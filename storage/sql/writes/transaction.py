@@ -138,8 +138,13 @@ class SqlWrites(OutboxWrites, DailyWrites, ReportWrites, MemoryWrites, ExamWrite
     async def close_ask(self, ask_id: int, now: datetime) -> bool:
         return await self._run(_CLOSE_ASK, (to_ms(now), ask_id)) == 1
 
-    async def set_ask_message(self, ask_id: int, message_id: int) -> None:
-        await self._run("UPDATE asks SET message_id = ? WHERE id = ?", (message_id, ask_id))
+    async def set_ask_message(
+        self, ask_id: int, message_id: int, posted_at: datetime | None = None
+    ) -> None:
+        await self._run(
+            "UPDATE asks SET message_id = ?, posted_at = coalesce(?, posted_at) WHERE id = ?",
+            (message_id, ms_or_none(posted_at), ask_id),
+        )
 
     async def extend_ask(self, ask_id: int, closes_at: datetime) -> None:
         await self._run(
