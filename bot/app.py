@@ -58,6 +58,9 @@ __all__ = [
 
 log = logging.getLogger(__name__)
 
+# With replicas, a chat's deck and time zone set on one replica reach the others this soon.
+REPLICA_CACHE = timedelta(seconds=5)
+
 
 @dataclass(frozen=True)
 class RunningBot:
@@ -92,6 +95,7 @@ def core_settings(settings: Settings) -> CoreSettings:
         daily_grace=timedelta(hours=settings.daily_grace_hours),
         review_retention=settings.review_retention,
         reports_chat=settings.reports_chat,
+        chat_settings_cached_for=REPLICA_CACHE if settings.database_is_postgres() else None,
     )
 
 
@@ -125,7 +129,16 @@ async def running_bot(
 
         live = LiveCounts(services.live_questions.view, app.bot, seconds)
         claims = StoreChatClaims(store, replica, clock) if replicated else None
-        sender = Sender(services.outbox, app.bot, live, claims, expected=_is_storage_failure)
+        limiter = app.bot.rate_limiter
+        assert isinstance(limiter, SlidingWindowRateLimiter)
+        sender = Sender(
+            services.outbox,
+            app.bot,
+            live,
+            claims,
+            expected=_is_storage_failure,
+            close_gate=limiter.close,
+        )
         leaders: list[LeaderLoop] = []  # the leader loop, once started (replicas only)
 
         def counts_here() -> bool:
@@ -254,5 +267,5 @@ async def run_until(settings: Settings, stop: asyncio.Event) -> None:
 
 async def copy_to_postgres(file: Path, url: str) -> CopyReport:
     """`python -m bot copy-to-postgres`: the SQLite database `file` copied into the empty
-    PostgreSQL database `url`, and checked (storage/copy.py)."""
+    PostgreSQL database `url`, and checked (storage/copy/)."""
     return await copy_sqlite_to_postgres(file, url)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from bot.core.catalog import Catalog
@@ -41,15 +41,22 @@ class ChatService:
         catalog: Catalog,
         clock: Clock,
         default_zone: ZoneInfo,
+        cached_for: timedelta | None = None,
     ) -> None:
+        """`cached_for`: how long a chat's deck and time zone, read on every answer, are kept
+        here. None: until this service changes them (one process per database); with
+        replicas, another replica's /deck or /timezone is seen after at most that long."""
         self._chats = chats
         self._boards = boards
         self._catalog = catalog
         self._clock = clock
         self.default_zone = default_zone
-        # Read on every answer; they change only through this service, so they are cached.
-        self._zones: dict[int, ZoneInfo] = {}
-        self._deck_ids: dict[int, str | None] = {}
+        self._cached_for = cached_for
+        self._zones: dict[int, tuple[ZoneInfo, datetime]] = {}
+        self._deck_ids: dict[int, tuple[str | None, datetime]] = {}
+
+    def _fresh(self, read_at: datetime) -> bool:
+        return self._cached_for is None or self._clock.now() - read_at < self._cached_for
 
     async def settings(self, chat_id: int) -> ChatSettings | None:
         return await self._chats.chat(chat_id)
@@ -61,23 +68,24 @@ class ChatService:
 
     async def deck_for(self, chat_id: int) -> Deck:
         """The chat's deck (`/deck`), or the default one."""
-        if chat_id not in self._deck_ids:
+        cached = self._deck_ids.get(chat_id)
+        if cached is None or not self._fresh(cached[1]):
             found = await self._chats.chat(chat_id)
-            self._deck_ids[chat_id] = found.deck_id if found else None
-        return self._catalog.get(self._deck_ids[chat_id]) or self._catalog.default
+            cached = self._deck_ids[chat_id] = (found.deck_id if found else None, self._clock.now())
+        return self._catalog.get(cached[0]) or self._catalog.default
 
     async def zone_of(self, chat_id: int) -> ZoneInfo:
-        zone = self._zones.get(chat_id)
-        if zone is None:
+        cached = self._zones.get(chat_id)
+        if cached is None or not self._fresh(cached[1]):
             found = await self._chats.chat(chat_id)
             zone = zone_or(found.timezone if found else None, self.default_zone)
-            self._zones[chat_id] = zone
-        return zone
+            cached = self._zones[chat_id] = (zone, self._clock.now())
+        return cached[0]
 
     async def set_deck(self, chat: ChatRef, deck: Deck) -> None:
         await self._chats.upsert_chat(chat, self._clock.now())
         await self._chats.set_deck(chat.id, deck.id)
-        self._deck_ids[chat.id] = deck.id
+        self._deck_ids[chat.id] = (deck.id, self._clock.now())
 
     async def set_timezone(self, chat: ChatRef, zone: ZoneInfo) -> None:
         """Use `zone` for the chat's weeks and months from now on, past answers included."""
@@ -103,8 +111,9 @@ class ChatService:
         if found is None or not found.active or found.kind is ChatKind.CHANNEL:
             return None
         # The push needs the deck and the zone next: one read instead of three per push.
-        self._deck_ids[chat_id] = found.deck_id
-        self._zones[chat_id] = zone_or(found.timezone, self.default_zone)
+        now = self._clock.now()
+        self._deck_ids[chat_id] = (found.deck_id, now)
+        self._zones[chat_id] = (zone_or(found.timezone, self.default_zone), now)
         return ChatRef(found.id, found.kind)
 
     async def moved(self, old_id: int, new_id: int) -> bool:

@@ -42,6 +42,9 @@ class CoreSettings:
     daily_grace: timedelta = timedelta(hours=6)
     review_retention: float = DEFAULT_RETENTION
     reports_chat: int | None = None
+    # How long a chat's deck and time zone are cached (None: until changed here; replicas:
+    # a few seconds, so that another replica's change is seen).
+    chat_settings_cached_for: timedelta | None = None
 
 
 @dataclass(frozen=True)
@@ -78,7 +81,12 @@ def build_services(
     settings = settings or CoreSettings()
     rng = rng or Random()
     chats = ChatService(
-        chats=store, boards=store, catalog=catalog, clock=clock, default_zone=settings.default_zone
+        chats=store,
+        boards=store,
+        catalog=catalog,
+        clock=clock,
+        default_zone=settings.default_zone,
+        cached_for=settings.chat_settings_cached_for,
     )
     outbox = Outbox(store=store, effects=store, daily=store, chats=chats, clock=clock)
     replies = Replies(store=store, outbox=outbox, clock=clock)
