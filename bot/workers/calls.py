@@ -26,11 +26,12 @@ from bot.render.calls import (
     BotCall,
     EditKeyboard,
     EditText,
+    NoRendererError,
     RenderContext,
     SendText,
     calls_for,
 )
-from bot.transport.ratelimit import RequestDropped
+from bot.transport.ratelimit import RequestDropped, SendingStopped
 
 log = logging.getLogger(__name__)
 
@@ -74,6 +75,11 @@ class CallRunner:
         chat_id = item.effect.chat_id
         try:
             message_id = await self._run(item)
+        except NoRendererError as error:  # a bug: said once, and the chat's queue goes on
+            log.exception("chat %s: %s cannot be shown", chat_id, item.effect.kind)
+            await self._outbox.permanent(item, str(error))
+        except SendingStopped:  # not sent: it stays owed for the next start, never twice
+            return Outcome.RETRY
         except RequestDropped:
             await self._outbox.delivered(item)  # cosmetic, and no room for it: skip it
         except RetryAfter as error:

@@ -23,7 +23,7 @@ from bot.core.model import Ask
 from bot.core.quiz.live import LiveView
 from bot.render import group as render_group
 from bot.render import questions as render
-from bot.transport.ratelimit import RequestDropped
+from bot.transport.ratelimit import RequestDropped, SendingStopped
 
 log = logging.getLogger(__name__)
 
@@ -91,7 +91,7 @@ class LiveCounts:
                     reply_markup=render.question_keyboard(ask),
                     rate_limit_args=DROPPABLE,
                 )
-            except RequestDropped:
+            except (RequestDropped, SendingStopped):
                 count.dirty, count.last_edit = True, previous  # no room now: next tick
             except TelegramError as error:
                 # Not modified, deleted, or the bot was removed: the count is cosmetic.

@@ -29,9 +29,9 @@ from bot.workers.live_count import LiveCounts
 
 log = logging.getLogger(__name__)
 
-# On stop, sends already on the wire get this long to finish; messages still waiting for their
-# chat's window stay owed and go out after the next start.
-STOP_GRACE_SECONDS = 2.0
+# On stop, sends already on the wire get this long to finish (a request's own time-out is 5 s);
+# messages still waiting for their chat's window stay owed and go out after the next start.
+STOP_GRACE_SECONDS = 10.0
 # Bulk: chats whose messages are being prepared or sent at once, and sends in flight.
 BULK_CHATS = 64
 IN_FLIGHT = 16
@@ -58,9 +58,12 @@ class Sender:
         live: LiveCounts,
         claims: ChatClaims | None = None,
         expected: Callable[[BaseException], bool] = lambda _: False,
+        close_gate: Callable[[], None] = lambda: None,
     ) -> None:
         """`expected`: failures that are one log line, not a traceback (a database that does
-        not answer: the work stays owed and is tried again)."""
+        not answer: the work stays owed and is tried again). `close_gate`: on stop, stops the
+        sends still waiting for their window (the rate limiter's `close`)."""
+        self._close_gate = close_gate
         self._expected = expected
         self._outbox = outbox
         self._calls = CallRunner(bot, outbox)
@@ -117,13 +120,16 @@ class Sender:
             await asyncio.gather(*list(self._tasks.values()), return_exceptions=True)
 
     async def stop(self) -> None:
+        """Start nothing more; sends waiting for their window stay owed for the next start,
+        and those already on the wire finish (so a graceful stop sends nothing twice)."""
         self._stopping = True
         await self.stop_bulk()
+        self._close_gate()
         tasks = list(self._tasks.values())
         if not tasks:
             return
         _, pending = await asyncio.wait(tasks, timeout=STOP_GRACE_SECONDS)
-        for task in pending:  # what is not sent stays owed for the next start
+        for task in pending:  # hung on the network past the grace: it stays owed
             task.cancel()
         await asyncio.gather(*pending, return_exceptions=True)
 
@@ -167,7 +173,7 @@ class Sender:
         await self.idle()
 
     async def _drain(self, chat_id: int) -> None:
-        claimed = False
+        claimed = finished = False
         try:
             while not self._stopping:
                 self._again.discard(chat_id)
@@ -196,6 +202,7 @@ class Sender:
                 if not items and chat_id not in self._again:
                     await self._live.flush(chat_id)
                     if chat_id not in self._again:
+                        finished = True
                         return
         except Exception as error:
             if not self._expected(error):
@@ -203,9 +210,13 @@ class Sender:
             else:
                 log.warning("chat %s: sending stopped (%s); the ticker retries", chat_id, error)
         finally:
+            # The claim goes before the task: a kick meanwhile must not start a task that
+            # believes it still holds the claim another replica may now take.
+            again = claimed and await self._release(chat_id) and finished
             self._tasks.pop(chat_id, None)
-            if claimed and self._claims is not None:
-                await self._release(chat_id)
+            if (again or chat_id in self._again) and not self._stopping:
+                self._again.discard(chat_id)
+                self.kick(chat_id)
 
     async def _perform(self, item: Shown) -> Outcome | Moved:
         if not item.effect.bulk:
@@ -215,9 +226,16 @@ class Sender:
                 return Outcome.RETRY
             return await self._calls.perform(item)
 
-    async def _release(self, chat_id: int) -> None:
+    async def _release(self, chat_id: int) -> bool:
+        """Give the chat's claim up; whether messages became due meanwhile (owed by another
+        replica, whose sender found the chat claimed by this one): then look again."""
         assert self._claims is not None
         try:
             await self._claims.release(chat_id)
-        except Exception:  # the claim runs out by itself
-            log.exception("chat %s: releasing the send claim failed", chat_id)
+            return await self._outbox.any_due(chat_id)
+        except Exception as error:  # the claim runs out by itself; the ticker looks again
+            if not self._expected(error):
+                log.exception("chat %s: releasing the send claim failed", chat_id)
+            else:
+                log.warning("chat %s: releasing the send claim failed (%s)", chat_id, error)
+            return False

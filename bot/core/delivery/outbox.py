@@ -34,6 +34,19 @@ async def _done(tx: Writes, *, effect: Effect, now: datetime) -> None:
     await tx.effect_done(effect, now)
 
 
+def _may_go(pending: Sequence[Effect], now: datetime) -> list[Effect]:
+    """Of a chat's pending effects (oldest first), those not waiting for a retry nor held back
+    by an earlier one about the same question that is."""
+    held: set[int | None] = set()
+    going: list[Effect] = []
+    for effect in pending:
+        if (effect.not_before is not None and effect.not_before > now) or effect.ask_id in held:
+            held.add(effect.ask_id)
+        else:
+            going.append(effect)
+    return going
+
+
 class UnknownKindError(ValueError):
     """An effect of a kind no use case registered (a bug: the kind's module was not wired)."""
 
@@ -114,19 +127,20 @@ class Outbox:
         One waiting for a retry holds back the later ones about the same question (a reveal
         never overtakes its post), and those about no question hold back each other."""
         now = self._clock.now()
-        held: set[int | None] = set()
         ready: list[Shown] = []
-        for effect in await self._effects.pending_effects(chat_id, EFFECTS_PER_BATCH):
-            waiting = effect.not_before is not None and effect.not_before > now
-            if waiting or effect.ask_id in held:
-                held.add(effect.ask_id)
-                continue
+        pending = await self._effects.pending_effects(chat_id, EFFECTS_PER_BATCH)
+        for effect in _may_go(pending, now):
             shown = await self._kind(effect.kind).prepare(effect)
             if shown is None:
                 await self._store.grouped(partial(_done, effect=effect, now=now))
             else:
                 ready.append(shown)
         return ready
+
+    async def any_due(self, chat_id: int) -> bool:
+        """Whether `due` would find something for the chat now (without preparing it)."""
+        pending = await self._effects.pending_effects(chat_id, EFFECTS_PER_BATCH)
+        return bool(_may_go(pending, self._clock.now()))
 
     async def delivered(self, shown: Shown, message_id: int | None = None) -> None:
         """Telegram took it: the effect ends, with what its kind says that changes."""

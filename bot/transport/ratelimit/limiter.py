@@ -32,6 +32,7 @@ from bot.transport.ratelimit.windows import (
     _MIN_SWEEP,
     ChatKey,
     RequestDropped,
+    SendingStopped,
     _Chat,
     _chat_key,
     _Window,
@@ -94,6 +95,7 @@ class SlidingWindowRateLimiter(Queues, BaseRateLimiter[RateLimitArgs]):
         self._alarm = math.inf  # when the dispatcher wakes unless woken earlier
         self._wake: asyncio.Future[None] | None = None
         self._dispatcher: asyncio.Task[None] | None = None
+        self._closed = False
 
     def set_share(self, replicas: int) -> None:
         """Keep to 1/`replicas` of Telegram's limits (replicas sending for one bot): the overall
@@ -117,6 +119,17 @@ class SlidingWindowRateLimiter(Queues, BaseRateLimiter[RateLimitArgs]):
             chat.span = max(window.period for window in chat.windows) if chat.windows else 0.0
         self._arm(self._clock())
 
+    def close(self) -> None:
+        """Stop admitting: every request waiting for a window fails with SendingStopped, and
+        so does every new one (those already admitted go on)."""
+        self._closed = True
+        for chat in self._chats.values():
+            for queue in chat.waiting:
+                for future in queue:
+                    if not future.done():
+                        future.set_exception(SendingStopped("the bot is stopping"))
+                        self._pending -= 1
+
     async def initialize(self) -> None:
         pass
 
@@ -137,6 +150,8 @@ class SlidingWindowRateLimiter(Queues, BaseRateLimiter[RateLimitArgs]):
     ) -> bool | JSONDict | list[JSONDict]:
         if not counts_against_limits(endpoint):
             return await callback(*args, **kwargs)
+        if self._closed:
+            raise SendingStopped("the bot is stopping")
         key, attempt = _chat_key(data.get("chat_id")), 0
         droppable = bool(rate_limit_args and rate_limit_args.get("droppable"))
         cls = _BULK if rate_limit_args and rate_limit_args.get("bulk") else _INTERACTIVE

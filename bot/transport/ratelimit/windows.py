@@ -18,6 +18,11 @@ class RequestDropped(TelegramError):  # noqa: N818 (named like RetryAfter, Forbi
     """A droppable request found no headroom, or met a 429: it was not sent, nor will it be."""
 
 
+class SendingStopped(Exception):  # noqa: N818 (like RequestDropped)
+    """The bot is stopping: a request still waiting for its window is not sent (what it was
+    for stays owed for the next start); requests already sent finish."""
+
+
 def counts_against_limits(endpoint: str) -> bool:
     """Message-producing methods count; getUpdates, answerCallbackQuery, getMe... do not."""
     return endpoint.startswith(("send", "edit", "copy", "forward", "stop")) and (
