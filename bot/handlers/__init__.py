@@ -112,7 +112,7 @@ def build_handlers(
             reports=services.reports, answering=answering, admin=admin, start=start
         ),
         forget=ForgetHandlers(forget=services.forget, answering=answering),
-        chats=ChatHandlers(chats=services.chats, kick=sender.kick),
+        chats=ChatHandlers(chats=services.chats, gone=services.outbox.chat_gone, kick=sender.kick),
         errors=ErrorLog(is_storage_failure),
     )
 

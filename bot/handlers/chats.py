@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 
 from telegram import ChatMember, Update
 from telegram.ext import ContextTypes
@@ -17,8 +17,16 @@ GONE = {ChatMember.LEFT, ChatMember.BANNED}
 
 
 class ChatHandlers:
-    def __init__(self, *, chats: ChatService, kick: Callable[[int], None]) -> None:
+    def __init__(
+        self,
+        *,
+        chats: ChatService,
+        gone: Callable[[int, str], Awaitable[None]],
+        kick: Callable[[int], None],
+    ) -> None:
+        """`gone`: what a 403 does too (nothing more is sent or scheduled; history kept)."""
         self._chats = chats
+        self._gone = gone
         self._kick = kick
 
     async def membership(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -27,7 +35,7 @@ class ChatHandlers:
             return
         if change.new_chat_member.status in GONE:
             log.info("removed from chat %s; its history is kept", change.chat.id)
-            await self._chats.removed(change.chat.id)
+            await self._gone(change.chat.id, f"the bot was {change.new_chat_member.status}")
         else:
             await self._chats.joined(chat_ref(change.chat))
 
