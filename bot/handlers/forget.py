@@ -21,6 +21,8 @@ class ForgetHandlers:
         message = update.effective_message
         if message is None or update.effective_user is None:
             return
+        if not await self._answering.allowed(message):
+            return
         if message.chat.type != ChatType.PRIVATE:
             await self._answering.reply(message, forget.IN_PRIVATE)
             return

@@ -72,7 +72,7 @@ class QuizHandlers:
 
     async def stop(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         message, user = update.effective_message, update.effective_user
-        if message is None or user is None:
+        if message is None or user is None or not await self._answering.allowed(message):
             return
 
         async def is_admin() -> bool:

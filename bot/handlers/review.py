@@ -22,7 +22,7 @@ class ReviewHandlers:
 
     async def review(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         message, user = update.effective_message, update.effective_user
-        if message is None or user is None:
+        if message is None or user is None or not await self._answering.allowed(message):
             return
         if message.chat.type != ChatType.PRIVATE:
             keyboard = review.private_link_keyboard(context.bot.username)
