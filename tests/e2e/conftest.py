@@ -67,7 +67,8 @@ def start_bot(settings: Settings, clock: FakeClock, fake: FakeBotApi) -> StartBo
     async def start() -> AsyncIterator[RunningBot]:
         async with running_bot(settings, clock=clock, poll_timeout=1, rng=Random(7)) as running:
             await wait_for_polling(fake)
-            yield running
+            with fake.busy_while(lambda: handling_updates(running)):
+                yield running
 
     return start
 
@@ -101,7 +102,8 @@ def start_hooked(hook_settings: Settings, clock: FakeClock, fake: FakeBotApi) ->
     @asynccontextmanager
     async def start() -> AsyncIterator[RunningBot]:
         async with running_bot(hook_settings, clock=clock, rng=Random(7)) as running:
-            yield running
+            with fake.busy_while(lambda: handling_updates(running)):
+                yield running
 
     return start
 
@@ -110,6 +112,12 @@ def start_hooked(hook_settings: Settings, clock: FakeClock, fake: FakeBotApi) ->
 async def hooked(start_hooked: StartHooked) -> AsyncIterator[RunningBot]:
     async with start_hooked() as running:
         yield running
+
+
+def handling_updates(running: RunningBot) -> bool:
+    """The bot has updates fetched but not yet handled (the network shows none of this)."""
+    app = running.app
+    return app.update_queue.qsize() > 0 or app.update_processor.current_concurrent_updates > 0
 
 
 async def wait_for_polling(fake: FakeBotApi, timeout: float = 5.0) -> None:  # noqa: ASYNC109
