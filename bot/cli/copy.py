@@ -1,5 +1,5 @@
 """`python -m bot copy-to-postgres FILE URL`: a SQLite database copied into an empty PostgreSQL
-one and checked (the work is storage/copy.py's, reached through `bot.app.copy_to_postgres`).
+one and checked (the work is storage/copy/'s, reached through `bot.app.copy_to_postgres`).
 
 Exit codes: 0 copied and verified; 2 refused, nothing changed (no such file, not a quizbot
 database, a newer schema, not a PostgreSQL URL, a target that is not empty); 1 the copy failed

@@ -45,7 +45,7 @@ def main(argv: list[str] | None = None) -> int:
     checker = commands.add_parser("check-decks", help="validate every deck in a folder")
     checker.add_argument("directory", type=Path, nargs="?", default=DEFAULT_CONTENT_DIR)
     checker.add_argument(
-        "--strict", action="store_true", help="also apply the content rules (content/checker.py)"
+        "--strict", action="store_true", help="also apply the content rules (content/checks/)"
     )
     reporter = commands.add_parser(
         "item-report", help="how well each question works, from the stored answers"

@@ -1,1 +1,3 @@
-"""The quiz core: selection, scoring and the quiz service. No Telegram imports here."""
+"""The core: the model, the ports storage implements, pure rules and the use cases (quiz,
+rounds, daily, exams, reports, memory, the outbox). No Telegram, no storage, no driver; time
+comes from a clock; `services.build_services` wires it."""

@@ -1,4 +1,4 @@
-"""The PostgreSQL side of the copy (storage/copy.py), read from and acted on through its
+"""The PostgreSQL side of the copy (storage/copy/), read from and acted on through its
 catalog: the target's tables and their order, refusing a target with rows, the foreign keys,
 indexes and triggers set aside for the copy, identity sequences, ANALYZE."""
 

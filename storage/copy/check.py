@@ -1,4 +1,4 @@
-"""Checking a committed copy (storage/copy.py): every copied table has as many rows in
+"""Checking a committed copy (storage/copy/): every copied table has as many rows in
 PostgreSQL as in the file's snapshot, and every leaderboard lists the same rows in the same
 order in both."""
 

@@ -1,4 +1,4 @@
-"""What the parts of the SQLite → PostgreSQL copy (storage/copy.py) share: its errors, the
+"""What the parts of the SQLite → PostgreSQL copy (storage/copy/) share: its errors, the
 tables it copies and how it names them."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The SQLite side of the copy (storage/copy.py): checking the file, its snapshot, and
+"""The SQLite side of the copy (storage/copy/): checking the file, its snapshot, and
 reading its rows in batches."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Copying a SQLite database into PostgreSQL (storage/copy.py, `python -m bot copy-to-postgres`):
+"""Copying a SQLite database into PostgreSQL (storage/copy/, `python -m bot copy-to-postgres`):
 every row and id kept, the boards ranked alike, the PostgreSQL store working on after it; a
 refusal changes nothing."""
 

@@ -1,4 +1,4 @@
-"""The item report as text (a table for the terminal) and CSV; the HTML is item_report_html.
+"""The item report as text (a table for the terminal) and CSV; the HTML is html.py's render_html.
 
 Renderers only: strings in, strings out, no I/O.
 """
