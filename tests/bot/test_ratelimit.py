@@ -9,7 +9,7 @@ import pytest
 from telegram.error import RetryAfter
 from telegram.ext import ApplicationBuilder
 
-from bot.transport.ratelimit import SlidingWindowRateLimiter
+from bot.transport.ratelimit import SendingStopped, SlidingWindowRateLimiter
 from bot.transport.request import AiohttpRequest
 from tests.bot.ratelimit_harness import FakeTime, Harness, busiest
 from tests.fakes import FakeBotApi, RateLimits
@@ -192,6 +192,23 @@ async def test_cancelled_waiter_frees_its_place(h: Harness) -> None:
     assert 50 not in [c for _, c, _ in h.calls]
     assert busiest(h.times(), 1.0) == 30
     assert max(h.times()) < 1.1
+
+
+async def test_close_stops_the_waiting_sends_and_refuses_new_ones(h: Harness) -> None:
+    """On close, sends waiting for a window fail with SendingStopped (unsent), later sends too,
+    and uncounted methods still pass."""
+    await h.time.run(*(h.send(7) for _ in range(3)))  # the private chat's burst is spent
+    waiting = [asyncio.ensure_future(h.send(7)) for _ in range(2)]
+    await h.time.settle()
+    h.limiter.close()
+    await h.time.settle()
+    for future in waiting:
+        with pytest.raises(SendingStopped):
+            future.result()
+    with pytest.raises(SendingStopped):
+        await h.send(8)
+    assert await h.send(8, endpoint="answerCallbackQuery") is True
+    assert h.times(7) == [0.0, 0.0, 0.0]
 
 
 async def test_scale_10_allows_300_per_second(h: Harness) -> None:
