@@ -1,7 +1,7 @@
 """Copying a big SQLite database to PostgreSQL: `python -m benchmarks.copy_to_postgres`.
 
-Builds the leaderboard benchmark's database (benchmarks/leaderboard.py: a year of answers over
-many chats, `period_scores` and `learning_log` kept by the triggers), copies it with
+Builds the leaderboard benchmark's database (benchmarks/leaderboard/sqlite.py: a year of
+answers over many chats, `period_scores` and `learning_log` kept by the triggers), copies it with
 `storage.copy.copy_sqlite_to_postgres` (what `python -m bot copy-to-postgres` runs) into a new
 database on a throwaway PostgreSQL server (tests/pg_server.py; or `--dsn`, an admin DSN of a
 server to create the database on), and prints the report: rows per table, the copy's and the
@@ -22,7 +22,7 @@ from zoneinfo import ZoneInfo
 
 import asyncpg
 
-from benchmarks.leaderboard import NOW, ZONES, create, fill
+from benchmarks.leaderboard.sqlite import NOW, ZONES, create, fill
 from bot.core.model import PeriodKind
 from bot.core.rules.periods import period_start
 from storage.copy import CopyReport, copy_sqlite_to_postgres

@@ -1,6 +1,6 @@
 """A python-telegram-bot request class on aiohttp.
 
-Measured in benchmarks/answers.py: under a crowd the bot is CPU-bound in its HTTP client, and
+Measured in benchmarks/answers/: under a crowd the bot is CPU-bound in its HTTP client, and
 an aiohttp call costs a fraction of the CPU of an httpx one (httpcore rescans its pool and
 probes for optional modules on every request), which is what lets the answer path sustain
 hundreds of answers per second on one core.

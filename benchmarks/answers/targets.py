@@ -24,7 +24,7 @@ import aiosqlite
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
 from telegram.ext import Application, CallbackQueryHandler, ContextTypes
 
-from benchmarks.crowd_fake import FakeProcess
+from benchmarks.answers.fake_api import FakeProcess
 from content.loader import DEFAULT_CONTENT_DIR, load_decks
 
 FIRST_CHAT_ID = -1_001_234_567_890  # question k is asked in supergroup FIRST_CHAT_ID - k

@@ -18,8 +18,8 @@ from datetime import datetime
 from pathlib import Path
 
 from benchmarks import harness
-from benchmarks.fanout_bot import BotProcess, FanoutFake, bot_environment, cpu_share
-from benchmarks.fanout_ledger import Ledger, any_pending, chat_ids, read_ledger, seed
+from benchmarks.fanout.bot import BotProcess, FanoutFake, bot_environment, cpu_share
+from benchmarks.fanout.ledger import Ledger, any_pending, chat_ids, read_ledger, seed
 from storage.sqlite import SqliteStore
 from tests.fakes.ratelimit import is_rate_limited_method
 

@@ -1,4 +1,4 @@
-"""Replicas for `benchmarks.replicas_answers` and `benchmarks.replicas_failover` (a helper, no
+"""Replicas for `benchmarks.replicas.answers` and `benchmarks.replicas.failover` (a helper, no
 `main()`): `python -m bot` processes in webhook mode on one PostgreSQL database, and the
 machine's CPU.
 
@@ -19,7 +19,7 @@ from typing import Any
 
 import aiohttp
 
-from benchmarks.fanout_bot import BotProcess, bot_environment
+from benchmarks.fanout.bot import BotProcess, bot_environment
 
 HOOK_PATH = "/hook"
 HOOK_URL = f"https://quizbot.example{HOOK_PATH}"
@@ -51,7 +51,7 @@ class Replica:
 def replica_env(
     fake: Any, database_url: str, port: int, scale: float = 1.0, **extra: str
 ) -> dict[str, str]:
-    """`benchmarks.fanout_bot.bot_environment` plus webhook mode on ``port``; ``fake`` needs
+    """`benchmarks.fanout.bot.bot_environment` plus webhook mode on ``port``; ``fake`` needs
     ``url`` and ``token``; ``extra`` are more QUIZBOT_ variables."""
     env = bot_environment(fake, Path(database_url), scale)
     env.update(

@@ -19,8 +19,8 @@ from pathlib import Path
 from random import Random
 
 from benchmarks import harness
-from benchmarks.crowd_fake import FakeProcess, Press, fake_process
-from benchmarks.crowd_targets import FIRST_CHAT_ID, OpenQuestion, PlainBot, QuizbotTarget, Target
+from benchmarks.answers.fake_api import FakeProcess, Press, fake_process
+from benchmarks.answers.targets import FIRST_CHAT_ID, OpenQuestion, PlainBot, QuizbotTarget, Target
 from bot.app import running_bot
 
 FIRST_MEMBER_ID = 10_000_000

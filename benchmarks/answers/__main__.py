@@ -6,7 +6,7 @@ call. Per step it prints the achieved answers/s and the p50/p99 time from a pres
 fake server's update queue to its `answerCallbackQuery` arriving there.
 
 Two configurations run in the same process, one after the other, each against a fresh fake
-(`benchmarks.crowd_targets`):
+(`benchmarks.answers.targets`):
 
 * quizbot: the real bot (`bot.app.running_bot`): its handlers, storage and PTB settings, with
   Telegram's limits as the bot knows them (rate_limit_scale 1); each question is opened by a
@@ -14,10 +14,10 @@ Two configurations run in the same process, one after the other, each against a 
 * plain: python-telegram-bot with its defaults (updates handled one at a time, the default
   HTTP pool) and one CallbackQueryHandler doing the same answer-and-record work.
 
-The fake runs in its own process (`benchmarks.crowd_fake`), so the bot's process has a core to
+The fake runs in its own process (`benchmarks.answers.fake_api`), so the bot's process has a core to
 itself on a 2-core machine; both timestamps of a press are taken there. Every press is a
 distinct (member, question) pair, so each must be stored exactly once; that is checked through
-each configuration's storage after it has drained (`benchmarks.crowd`).
+each configuration's storage after it has drained (`benchmarks.answers.crowd`).
 
 The sustained rate of a configuration is the highest offered rate up to which every step
 achieved ≥ 95 % of the offered rate with p99 ≤ 200 ms. A sweep stops at its first failing step
@@ -32,8 +32,9 @@ import sys
 import time
 from collections.abc import Sequence
 
-from benchmarks import crowd, harness
-from benchmarks.crowd_report import HEADER, format_step, summary
+from benchmarks import harness
+from benchmarks.answers import crowd
+from benchmarks.answers.report import HEADER, format_step, summary
 
 QUIZBOT_RATES = (100, 150, 200, 300, 400, 500, 600)
 PLAIN_RATES = {0: (50, 100, 150, 200, 250, 300, 400), 50: (5, 10, 15, 20, 30, 50)}

@@ -1,11 +1,11 @@
-"""Leaderboard latency on PostgreSQL: `python -m benchmarks.leaderboard_pg`.
+"""Leaderboard latency on PostgreSQL: `python -m benchmarks.leaderboard.postgres`.
 
-The same data and the same timed calls as `benchmarks.leaderboard` (its `chat_sizes`,
+The same data and the same timed calls as `benchmarks.leaderboard.sqlite` (its `chat_sizes`,
 `chat_answers` and `measure_on`), on a fresh PostgreSQL database with every migration: the rows
 go in by COPY, which fires the row triggers on `answers` (so `period_scores` is kept by the
 trigger, as on the answer path), then `ANALYZE`. The calls go through `PostgresStore`
 (`top`, `standing`): a pool, a round trip over loopback TCP each. Also
-`python -m benchmarks.leaderboard --database postgres`.
+`python -m benchmarks.leaderboard.sqlite --database postgres`.
 
 The calls are timed twice on the same data: with the server's default `plan_cache_mode`
 (asyncpg prepares each statement, so after five runs PostgreSQL may use a generic plan) and with
@@ -22,7 +22,8 @@ from zoneinfo import ZoneInfo
 
 import asyncpg
 
-from benchmarks.leaderboard import (
+from benchmarks.harness.pg import create_database, pg_admin
+from benchmarks.leaderboard.sqlite import (
     LARGEST_MEMBERS,
     USERS,
     ZONES,
@@ -30,7 +31,6 @@ from benchmarks.leaderboard import (
     chat_sizes,
     measure_on,
 )
-from benchmarks.pg import create_database, pg_admin
 from storage.postgres.db import PostgresDatabase
 from storage.postgres.store import PostgresStore
 
@@ -42,7 +42,7 @@ ANSWER_COLUMNS = (
 
 
 async def fill(url: str, answers: int, chats: int, seed: int) -> int:
-    """The same rows as `benchmarks.leaderboard.fill`; returns the largest chat's id."""
+    """The same rows as `benchmarks.leaderboard.sqlite.fill`; returns the largest chat's id."""
     rng = Random(seed)
     conn = await asyncpg.connect(url)
     try:

@@ -1,9 +1,9 @@
-"""Answers on PostgreSQL, one replica against two: `python -m benchmarks.replicas_answers`.
+"""Answers on PostgreSQL, one replica against two: `python -m benchmarks.replicas.answers`.
 
-The sweep of `benchmarks.answers` (`benchmarks.crowd`: its steps, pass rule and exactly-once
+The sweep of `benchmarks.answers` (`benchmarks.answers.crowd`: its steps, pass rule and exactly-once
 check; quizbot only) with the bot as `python -m bot` processes in webhook mode on one
 PostgreSQL database (`benchmarks.replicas`), first with one replica, then with two, each on a
-fresh database and a fresh fake. The fake (`benchmarks.crowd_fake`, its own process) delivers
+fresh database and a fresh fake. The fake (`benchmarks.answers.fake_api`, its own process) delivers
 the updates round-robin over the replicas' ports. Per step it also prints the machine's busy
 cores, PostgreSQL's CPU and each replica's (cores), and the 1-minute load average: on a 2-core
 machine the load generator, the fake, PostgreSQL and the bots all share the two cores.
@@ -23,12 +23,20 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
-from benchmarks import crowd, crowd_fake, harness
-from benchmarks.crowd_report import HEADER, format_step
-from benchmarks.crowd_targets import QuizbotTarget
-from benchmarks.fanout_run import bot_log_summary
-from benchmarks.pg import create_database, pg_admin
-from benchmarks.replicas import CpuMeter, Replica, format_cpu, free_port, local_url, start_replica
+from benchmarks import harness
+from benchmarks.answers import crowd, fake_api
+from benchmarks.answers.report import HEADER, format_step
+from benchmarks.answers.targets import QuizbotTarget
+from benchmarks.fanout.run import bot_log_summary
+from benchmarks.harness.pg import create_database, pg_admin
+from benchmarks.replicas.process import (
+    CpuMeter,
+    Replica,
+    format_cpu,
+    free_port,
+    local_url,
+    start_replica,
+)
 from storage.postgres.store import PostgresStore
 
 RATES = (100, 200, 300, 400, 500, 600, 700, 800, 1000)
@@ -36,18 +44,19 @@ TARGET_RATIO = 1.5
 
 
 def _webhook_fake_process(conn: Any, latency: float, replicas: list[str]) -> None:
-    """`crowd_fake`'s fake process, its webhook delivering round-robin over ``replicas``."""
+    """The fake process of `benchmarks.answers.fake_api`, its webhook delivering round-robin
+    over ``replicas``."""
 
-    class HookedFake(crowd_fake.CrowdFakeBotApi):
+    class HookedFake(fake_api.CrowdFakeBotApi):
         def __init__(self, *, latency: float) -> None:
             super().__init__(latency=latency)
             self.webhook.replicas = list(replicas)
 
-    crowd_fake.CrowdFakeBotApi = HookedFake  # type: ignore[misc]  # in the child process only
-    crowd_fake._fake_process(conn, latency)
+    fake_api.CrowdFakeBotApi = HookedFake  # type: ignore[misc]  # in the child process only
+    fake_api._fake_process(conn, latency)
 
 
-class WebhookFakeProcess(crowd_fake.FakeProcess):
+class WebhookFakeProcess(fake_api.FakeProcess):
     def __init__(self, latency: float, replicas: list[str]) -> None:
         super().__init__(latency)
         ctx = multiprocessing.get_context("spawn")

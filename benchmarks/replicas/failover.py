@@ -1,11 +1,11 @@
-"""Leader failover with two replicas on PostgreSQL: `python -m benchmarks.replicas_failover`.
+"""Leader failover with two replicas on PostgreSQL: `python -m benchmarks.replicas.failover`.
 
 Two `python -m bot` replicas in webhook mode on one PostgreSQL database (`benchmarks.replicas`),
 against the fake Bot API of `benchmarks.fanout` (in this process, Telegram's limits × --scale,
 webhook deliveries round-robin over both replicas). The leader is found through each replica's
 /metrics (`quizbot_leader 1`) and SIGKILLed mid-way; the other replica must take over.
 
-* ``--mode daily`` (default): N supergroups (`benchmarks.fanout_ledger.seed`) with a daily
+* ``--mode daily`` (default): N supergroups (`benchmarks.fanout.ledger.seed`) with a daily
   question due at one slot; the leader is killed once --kill-at of the questions have arrived.
   Takeover = SIGKILL → the next question's arrival at the fake (only the leader fans out).
   Lost = chats without a question at the end; duplicates = extra questions (target ≤ 16, the
@@ -34,17 +34,24 @@ import aiohttp
 import asyncpg
 
 from benchmarks import harness
-from benchmarks.fanout_bot import FanoutFake
-from benchmarks.fanout_ledger import chat_ids, read_ledger, seed
-from benchmarks.fanout_run import (
+from benchmarks.fanout.bot import FanoutFake
+from benchmarks.fanout.ledger import chat_ids, read_ledger, seed
+from benchmarks.fanout.run import (
     LEAD_SECONDS,
     _fake_without_gc_pauses,
     bot_log_summary,
     duplicates_and_missing,
     wait_done,
 )
-from benchmarks.pg import create_database, pg_admin
-from benchmarks.replicas import CpuMeter, Replica, format_cpu, free_port, local_url, start_replica
+from benchmarks.harness.pg import create_database, pg_admin
+from benchmarks.replicas.process import (
+    CpuMeter,
+    Replica,
+    format_cpu,
+    free_port,
+    local_url,
+    start_replica,
+)
 from storage.postgres.store import PostgresStore
 from tests.fakes import FakeChat
 

@@ -35,7 +35,7 @@ from bot.app import running_bot
 from bot.config import Settings
 from tests.fakes import ApiCall, FakeBotApi, FakeUser, RateLimits
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 DEFAULT_LATENCY_MS = 20.0
 Button = tuple[str, str]  # (text, callback_data)
 # Telegram's flood limits, as the fake enforces them (RateLimits) and the bot assumes them.

@@ -34,9 +34,9 @@ import argparse
 import asyncio
 import sys
 
-from benchmarks.fanout_kill import run_kill
-from benchmarks.fanout_report import kill_report, report
-from benchmarks.fanout_run import run_fanout, timeout_for
+from benchmarks.fanout.kill import run_kill
+from benchmarks.fanout.report import kill_report, report
+from benchmarks.fanout.run import run_fanout, timeout_for
 from benchmarks.harness import OVERALL_PER_SECOND
 
 DEFAULT_CHATS = 2_000

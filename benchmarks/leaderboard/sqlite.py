@@ -1,4 +1,4 @@
-"""Leaderboard latency on a big database: `python -m benchmarks.leaderboard`.
+"""Leaderboard latency on a big database: `python -m benchmarks.leaderboard.sqlite`.
 
 Fills a fresh database through the real schema (the trigger on `answers` keeps `period_scores`)
 with a year of answers over many chats, one of them much larger than the rest, then times the
@@ -249,7 +249,7 @@ def main(argv: list[str] | None = None) -> None:
     )
     args = parser.parse_args(argv)
     if args.database == "postgres":
-        from benchmarks.leaderboard_pg import run
+        from benchmarks.leaderboard.postgres import run
 
         run(args.answers, args.chats, args.seed, args.repeat)
         return

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from benchmarks.fanout_kill import KillRun
-from benchmarks.fanout_run import TARGET_SHARE, Fanout
+from benchmarks.fanout.kill import KillRun
+from benchmarks.fanout.run import TARGET_SHARE, Fanout
 from benchmarks.harness import GROUP_PER_MINUTE, OVERALL_PER_SECOND, verdict
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 
-from benchmarks.crowd import ACHIEVED_SHARE, P99_TARGET, Run, Step
+from benchmarks.answers.crowd import ACHIEVED_SHARE, P99_TARGET, Run, Step
 
 HEADER = (
     f"{'config':<8} {'latency':>7} {'offered/s':>9} {'presses':>7} {'answered':>8} "

@@ -15,9 +15,9 @@ import time
 from dataclasses import dataclass, field
 from random import Random
 
-from benchmarks.fanout_bot import BotProcess
-from benchmarks.fanout_ledger import chat_ids
-from benchmarks.fanout_run import (
+from benchmarks.fanout.bot import BotProcess
+from benchmarks.fanout.ledger import chat_ids
+from benchmarks.fanout.run import (
     SETTLE_SECONDS,
     bot_log_summary,
     check_ledger,

@@ -8,7 +8,7 @@
    user, deck, NOW, 1)` (a learner's next due card), `due_count` and `next_due` are each timed
    for 10,000 random learners, one call at a time: p50/p95/p99/max in ms. Target: due_cards p99
    ≤ 5 ms.
-2. The group answer path with and without the memory update (`benchmarks.memory_answers`):
+2. The group answer path with and without the memory update (`benchmarks.memory.answers`):
    sustained answers/s of `QuizService.answer` with 64 concurrent pressers, with the real
    `Memory()` and with a no-op one, alternating A/B on fresh databases. Target: with memory
    ≥ 90% of without.
@@ -27,15 +27,15 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from random import Random
 
-from benchmarks import memory_answers
 from benchmarks.harness import median, percentile, table
+from benchmarks.memory import answer_path
 from content.loader import DEFAULT_CONTENT_DIR, load_decks
 from storage.sql.rows import to_ms
 from storage.sqlite import SqliteStore
 
 NOW = datetime(2026, 12, 3, 12, 0, tzinfo=UTC)
 SPREAD = timedelta(days=60)
-DECK = memory_answers.DEFAULT_DECK
+DECK = answer_path.DEFAULT_DECK
 DAY_MS = 86_400_000
 Row = tuple[int, str, str, int, float, float, int, int, int, int]
 
@@ -165,7 +165,7 @@ def _seed_and_time(args: argparse.Namespace, path: Path, question_ids: list[str]
 
 def run_answers(args: argparse.Namespace) -> bool:
     results = asyncio.run(
-        memory_answers.alternate(
+        answer_path.alternate(
             args.reps,
             asks=args.asks,
             members=args.members,
