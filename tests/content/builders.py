@@ -46,14 +46,17 @@ def clean_questions() -> list[dict[str, Any]]:
     ]
 
 
-def deck(*questions: dict[str, Any], deck_id: str = "sample") -> dict[str, Any]:
-    """A raw deck holding `questions` (one default question if none given)."""
-    return {
+def deck(*questions: object, deck_id: str = "sample", **changes: Any) -> dict[str, Any]:
+    """A raw deck holding `questions` (one default question if none given), with `changes`
+    (a None value removes the key)."""
+    raw: dict[str, Any] = {
         "id": deck_id,
         "title": "Sample",
         "source": "Hand-written",
         "questions": list(questions) or [question()],
     }
+    raw.update(changes)
+    return {key: value for key, value in raw.items() if value is not None}
 
 
 def write(path: Path, data: object) -> Path:

@@ -4,7 +4,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
 
 from content.loader import (
     DEFAULT_CONTENT_DIR,
@@ -15,39 +14,7 @@ from content.loader import (
     load_decks,
 )
 from content.models import Question, max_rendered_length
-
-
-def question(qid: str = "q1", **changes: Any) -> dict[str, Any]:
-    """A valid raw question, with `changes` applied (a None value removes the key)."""
-    raw: dict[str, Any] = {
-        "id": qid,
-        "topic": "networking",
-        "text": "Which interconnect links GPUs inside one node?",
-        "answer": "NVLink",
-        "wrong": ["PCIe", "Ethernet", "InfiniBand"],
-        "explanation": "NVLink is NVIDIA's intra-node GPU interconnect.",
-    }
-    raw.update(changes)
-    return {key: value for key, value in raw.items() if value is not None}
-
-
-def deck(*questions: object, **changes: Any) -> dict[str, Any]:
-    """A valid raw deck holding `questions` (one default question if none given)."""
-    raw: dict[str, Any] = {
-        "id": "sample",
-        "title": "Sample",
-        "source": "Hand-written",
-        "questions": list(questions) or [question()],
-    }
-    raw.update(changes)
-    return {key: value for key, value in raw.items() if value is not None}
-
-
-def write(path: Path, data: object) -> Path:
-    """Write `data` as YAML (or a str verbatim) to `path`."""
-    text = data if isinstance(data, str) else yaml.safe_dump(data, sort_keys=False)
-    path.write_text(text, encoding="utf-8")
-    return path
+from tests.content.builders import deck, question, write
 
 
 def problems_of(path: Path) -> list[str]:
@@ -238,7 +205,7 @@ def test_empty_or_missing_directory_is_an_error(tmp_path: Path) -> None:
 def test_source_and_note_are_optional_and_stripped(tmp_path: Path) -> None:
     """A question may carry a source and a note; both are stripped, and both may be left out."""
     sourced = question("a", source="  https://example.org/doc (2.1) ", note=" Accurate: x. ")
-    path = write(tmp_path / "ok.yaml", deck(sourced, question("b")))
+    path = write(tmp_path / "ok.yaml", deck(sourced, question("b", source=None)))
 
     first, second = load_deck(path).questions
 

@@ -7,7 +7,7 @@ import pytest
 
 from content.loader import DeckError, load_deck
 from content.models import ExamBlock
-from tests.content.test_decks import deck, question, write
+from tests.content.builders import deck, question, write
 
 
 def exam_deck(exam: Any) -> dict[str, Any]:

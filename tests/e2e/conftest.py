@@ -13,7 +13,7 @@ from pydantic import SecretStr
 
 from bot.app import RunningBot, running_bot
 from bot.config import Settings
-from tests.e2e.webhook_helpers import free_port, webhook_settings
+from tests.e2e.helpers.webhook import free_port, webhook_settings
 from tests.fakes import FakeBotApi, FakeChat, FakeUser
 from tests.fakes.clock import FakeClock
 

@@ -11,7 +11,7 @@ import pytest
 from bot.app import RunningBot, running_bot
 from bot.config import Settings
 from tests.e2e.conftest import wait_for_polling
-from tests.e2e.group_helpers import MEMBERS
+from tests.e2e.helpers.group import MEMBERS
 from tests.fakes import ApiCall, FakeBotApi, FakeChat, RateLimits
 from tests.fakes.clock import FakeClock
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from bot.app import RunningBot
 from tests.e2e.conftest import ALICE, alice_private
-from tests.e2e.group_helpers import (
+from tests.e2e.helpers.group import (
     GROUP,
     MEMBERS,
     TOPIC,

@@ -8,7 +8,7 @@ from collections import Counter
 from bot.app import running_bot
 from bot.config import Settings
 from tests.e2e.conftest import wait_for_polling
-from tests.e2e.group_helpers import MEMBERS
+from tests.e2e.helpers.group import MEMBERS
 from tests.fakes import FakeBotApi, FakeChat, RateLimits
 from tests.fakes.clock import FakeClock
 

@@ -6,7 +6,7 @@ from datetime import UTC, datetime
 
 from bot.app import RunningBot
 from bot.core.model import ChatKind
-from tests.e2e.group_helpers import (
+from tests.e2e.helpers.group import (
     GROUP,
     MEMBERS,
     TOPIC,

@@ -9,7 +9,7 @@ import pytest
 
 from bot.app import RunningBot
 from tests.e2e.conftest import ALICE, alice_private
-from tests.e2e.group_helpers import GROUP, MEMBERS, TOPIC, group_quiz
+from tests.e2e.helpers.group import GROUP, MEMBERS, TOPIC, group_quiz
 from tests.fakes import QUERY_TOO_OLD, ApiError, FakeBotApi
 from tests.fakes.clock import FakeClock
 

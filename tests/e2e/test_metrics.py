@@ -10,7 +10,7 @@ from prometheus_client.parser import text_string_to_metric_families
 from bot.app import RunningBot
 from bot.metrics import render_latest
 from tests.e2e.conftest import ALICE, alice_private
-from tests.e2e.fault_helpers import has_buttons
+from tests.e2e.helpers.faults import has_buttons
 from tests.fakes import FakeBotApi
 from tests.fakes.faults import too_many_requests
 

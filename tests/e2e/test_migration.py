@@ -7,8 +7,8 @@ from datetime import UTC, datetime
 import pytest
 
 from bot.app import RunningBot
-from tests.e2e.fault_helpers import settle
-from tests.e2e.group_helpers import MEMBERS
+from tests.e2e.helpers.faults import settle
+from tests.e2e.helpers.group import MEMBERS
 from tests.fakes import FakeBotApi, FakeChat
 from tests.fakes.clock import FakeClock
 

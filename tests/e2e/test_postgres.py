@@ -9,7 +9,7 @@ import pytest
 
 from bot.app import RunningBot
 from tests.e2e.conftest import ALICE, alice_private
-from tests.e2e.group_helpers import GROUP, MEMBERS, TOPIC
+from tests.e2e.helpers.group import GROUP, MEMBERS, TOPIC
 from tests.fakes import FakeBotApi
 
 

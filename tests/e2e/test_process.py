@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 from tests.e2e.conftest import wait_for_polling
-from tests.e2e.process_helpers import REPO, bot_env, run_bot
+from tests.e2e.helpers.process import REPO, bot_env, run_bot
 from tests.fakes import FakeBotApi
 
 SEED_COPY = REPO / "tests" / "content" / "data" / "nca-multi-gpu-5.txt"

@@ -10,8 +10,8 @@ import pytest
 
 from bot.app import RunningBot
 from tests.e2e.conftest import ALICE, alice_private
-from tests.e2e.fault_helpers import TRANSIENT, settle
-from tests.e2e.group_helpers import MEMBERS
+from tests.e2e.helpers.faults import TRANSIENT, settle
+from tests.e2e.helpers.group import MEMBERS
 from tests.fakes import ApiError, FakeBotApi, FakeChat
 from tests.fakes.clock import FakeClock
 from tests.fakes.faults import NGINX_BAD_GATEWAY

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from bot.app import RunningBot
 from tests.e2e.conftest import ALICE, StartBot, StartHooked, alice_private
-from tests.e2e.group_helpers import MEMBERS
+from tests.e2e.helpers.group import MEMBERS
 from tests.fakes import FakeBotApi, FakeChat
 from tests.fakes.clock import FakeClock
 

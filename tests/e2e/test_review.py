@@ -9,8 +9,8 @@ from random import Random
 from bot.app import RunningBot, running_bot
 from bot.config import Settings
 from tests.e2e.conftest import ALICE, alice_private, wait_for_polling
-from tests.e2e.daily_helpers import fan_out
-from tests.e2e.group_helpers import (
+from tests.e2e.helpers.daily import fan_out
+from tests.e2e.helpers.group import (
     GROUP,
     TOPIC,
     ask_id_of,

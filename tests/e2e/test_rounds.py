@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from bot.app import RunningBot
 from tests.e2e.conftest import ALICE, alice_private
-from tests.e2e.group_helpers import GROUP, MEMBERS, TOPIC, group_quiz, press_all, right_and_wrong
+from tests.e2e.helpers.group import GROUP, MEMBERS, TOPIC, group_quiz, press_all, right_and_wrong
 from tests.fakes import FakeBotApi
 from tests.fakes.clock import FakeClock
 

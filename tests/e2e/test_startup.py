@@ -7,7 +7,7 @@ import socket
 from pathlib import Path
 
 from storage.sqlite.lock import ProcessLock
-from tests.e2e.process_helpers import bot_env, run_bot
+from tests.e2e.helpers.process import bot_env, run_bot
 
 
 def _closed_port() -> int:

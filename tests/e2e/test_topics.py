@@ -12,7 +12,7 @@ from bot.app import RunningBot, running_bot
 from bot.config import Settings
 from bot.core.model import EPOCH, Ask
 from tests.e2e.conftest import ALICE, alice_private, wait_for_polling
-from tests.e2e.group_helpers import GROUP, MEMBERS, TOPIC, close_open_questions, group_quiz
+from tests.e2e.helpers.group import GROUP, MEMBERS, TOPIC, close_open_questions, group_quiz
 from tests.fakes import ApiCall, FakeBotApi, StoredMessage
 from tests.fakes.clock import FakeClock
 

@@ -25,8 +25,8 @@ from bot.config import describe_settings_error
 from bot.core.model import Ask
 from bot.runners.webhook import SECRET_HEADER, webhook
 from tests.e2e.conftest import ALICE, StartHooked, alice_private
-from tests.e2e.process_helpers import bot_env, run_bot
-from tests.e2e.webhook_helpers import HOOK_PATH, SECRET, SECRET_ONLY, plain_settings
+from tests.e2e.helpers.process import bot_env, run_bot
+from tests.e2e.helpers.webhook import HOOK_PATH, SECRET, SECRET_ONLY, plain_settings
 from tests.fakes import FakeBotApi, StoredMessage
 from tests.fakes.clock import FakeClock
 

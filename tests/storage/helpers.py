@@ -303,3 +303,20 @@ async def push_sent(
     """The push's question is out (its ask gets the message id, its ledger row is closed)."""
     async with store.transaction() as writes:
         await writes.mark_push_sent(push.chat_id, push.local_day, ask_id, message_id, now)
+
+
+ASKED_AT = utc(2026, 12, 2, 9, 30)
+GROUP_CHAT = ChatRef(-100123, ChatKind.SUPERGROUP, "Study group")
+
+
+async def group_ask(store: SqlStore, question_id: str = "q1", pass_no: int = 1) -> Ask:
+    """A question asked in forum topic 7 of GROUP_CHAT at ASKED_AT, open for 5 minutes."""
+    question = draft(
+        GROUP_CHAT.id,
+        ASKED_AT,
+        question_id,
+        thread_id=7,
+        closes_at=ASKED_AT + timedelta(minutes=5),
+        pass_no=pass_no,
+    )
+    return await ask_in(store, GROUP_CHAT, question)

@@ -18,28 +18,25 @@ from storage.sql.writes import OPEN_QUIZ_ASK
 from storage.sqlite import SqliteStore
 from tests.storage.helpers import (
     ALICE,
+    ASKED_AT,
     BOB,
     CAROL,
     FOREIGN_KEY,
+    GROUP_CHAT,
     UTC_ZONE,
     Raw,
     ask_in,
     draft,
+    group_ask,
     postgres_only,
     postgres_scans,
-    utc,
 )
 
-NOW = utc(2026, 12, 2, 9, 30)
-CHAT = ChatRef(-100123, ChatKind.SUPERGROUP, "Study group")
+NOW = ASKED_AT
+CHAT = GROUP_CHAT
 PRIVATE = ChatRef(ALICE.id, ChatKind.PRIVATE)
 PERIODS = period_keys(NOW, UTC_ZONE)
 LATER = NOW + timedelta(minutes=5)
-
-
-async def group_ask(store: SqlStore, question_id: str = "q1", pass_no: int = 1) -> Ask:
-    question = draft(CHAT.id, NOW, question_id, thread_id=7, closes_at=LATER, pass_no=pass_no)
-    return await ask_in(store, CHAT, question)
 
 
 async def answer(store: SqlStore, ask: Ask, player: Player, position: int) -> bool:

@@ -53,8 +53,8 @@ from storage.sql.store import SqlStore
 from storage.sqlite import SqliteStore
 from storage.sqlite.db import SqliteDatabase, bundled_migrations
 from storage.sqlite.lock import ProcessLock
+from tests.storage.chat_history import history
 from tests.storage.helpers import ALICE, BOB, UTC_ZONE, Boards, Raw, ask_in, draft, utc
-from tests.storage.test_move_chat import history
 
 BERLIN = ZoneInfo("Europe/Berlin")
 GROUP = ChatRef(-100777, ChatKind.SUPERGROUP, "Study")

@@ -8,8 +8,8 @@ from functools import partial
 from bot.core.memory.scheduling import Memory
 from bot.core.rules.periods import period_keys
 from storage.sql.store import SqlStore
-from tests.storage.helpers import ALICE, UTC_ZONE, Raw, open_store
-from tests.storage.test_asks import NOW, group_ask
+from tests.storage.helpers import ALICE, UTC_ZONE, Raw, group_ask, open_store
+from tests.storage.helpers import ASKED_AT as NOW
 
 MEMORY = Memory()
 

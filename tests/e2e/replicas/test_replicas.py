@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import asyncpg
 
-from tests.e2e.group_helpers import MEMBERS
+from tests.e2e.helpers.group import MEMBERS
 from tests.e2e.replicas.helpers import (
     OPEN_SECONDS,
     Replica,

@@ -11,7 +11,7 @@ import aiohttp
 import pytest
 
 from tests.e2e.conftest import ALICE, alice_private
-from tests.e2e.group_helpers import MEMBERS
+from tests.e2e.helpers.group import MEMBERS
 from tests.e2e.replicas.helpers import SECRET, Replica, beaten, questions_in, replica, settle
 from tests.fakes import FakeBotApi, FakeChat
 from tests.fakes.clock import FakeClock
