@@ -1,11 +1,10 @@
 """The group answer path with and without the learner-memory update (`benchmarks.memory`).
 
-Builds the quiz core as `bot.app.running_bot` does (`Asking`, `ChatService`, the catalog of the
-bundled decks, `QuizService(store, store, store, asking, chats, catalog, clock, memory, store)`)
-on a fresh database, opens one `/quiz` question in each of many supergroups through
-`QuizService.quiz`, and lets a pool of concurrent pressers call `QuizService.answer` for
-distinct (member, question) pairs, as a busy bot's concurrent update handlers would. No
-Telegram, no network: only the core and its SQLite store.
+Builds the quiz core as `bot.app.running_bot` does (`build_services` over the catalog of the
+bundled decks, with the memory under test) on a fresh database, opens one `/quiz` question in
+each of many supergroups through `QuizService.quiz`, and lets a pool of concurrent pressers
+call `QuizService.answer` for distinct (member, question) pairs, as a busy bot's concurrent
+update handlers would. No Telegram, no network: only the core and its SQLite store.
 """
 
 from __future__ import annotations
@@ -20,15 +19,14 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from random import Random
 from typing import Any
-from zoneinfo import ZoneInfo
 
 from bot.app import catalog_of
-from bot.core.chats import ChatService
 from bot.core.clock import SystemClock
 from bot.core.memory.scheduling import Memory
 from bot.core.model import Ask, Card, ChatKind, ChatRef, LearnSource, Player
 from bot.core.ports.memory import MemoryWrites
-from bot.core.quiz import Asking, Queued, QuizConfig, QuizService
+from bot.core.quiz import Queued, QuizService
+from bot.core.services import build_services
 from content.loader import DEFAULT_CONTENT_DIR, load_decks
 from storage.sqlite import SqliteStore
 
@@ -130,12 +128,11 @@ async def run_once(
     with tempfile.TemporaryDirectory(prefix="quizbot-bench-memory-") as scratch:
         store = await SqliteStore.open(Path(scratch) / "answers.sqlite3")
         try:
-            chats = ChatService(store, store, catalog, clock, ZoneInfo("UTC"))
-            asking = Asking(store, chats, catalog, clock, QuizConfig(), Random(seed))
             if isinstance(memory, NoMemory):
                 with sqlite3.connect(Path(scratch) / "answers.sqlite3") as raw:
                     raw.execute("DROP TRIGGER answers_learning_log")
-            quiz = QuizService(store, store, store, asking, chats, catalog, clock, memory, store)
+            services = build_services(store, catalog, clock, rng=Random(seed), memory=memory)
+            quiz = services.quiz
             opened: list[Ask] = []
             for index in range(warmup_asks + asks):
                 chat = ChatRef(FIRST_CHAT_ID - index, ChatKind.SUPERGROUP, f"Group {index}")

@@ -75,9 +75,12 @@ def build_services(
     clock: Clock,
     settings: CoreSettings | None = None,
     rng: Random | None = None,
+    memory: Memory | None = None,
 ) -> Services:
     """The quiz core over `store`: every use case, and the outbox with every kind of owed
-    message registered (each use case registers the kinds it owes)."""
+    message registered (each use case registers the kinds it owes). `memory`: the learner
+    memory's scheduler (by default FSRS at the configured retention; a benchmark's baseline
+    passes one that learns nothing)."""
     settings = settings or CoreSettings()
     rng = rng or Random()
     chats = ChatService(
@@ -90,7 +93,7 @@ def build_services(
     )
     outbox = Outbox(store=store, effects=store, daily=store, chats=chats, clock=clock)
     replies = Replies(store=store, outbox=outbox, clock=clock)
-    memory = Memory(settings.review_retention)
+    memory = memory or Memory(settings.review_retention)
     asking = Asking(
         asks=store,
         chats=chats,
