@@ -1,4 +1,5 @@
-"""The group answer path with and without the learner-memory update (`benchmarks.memory`).
+"""The group answer path, timed on the core and its SQLite store (`benchmarks.memory`: with and
+without the learner-memory update; `benchmarks.update_log`: with and without the update log).
 
 Builds the quiz core as `bot.app.running_bot` does (`build_services` over the catalog of the
 bundled decks, with the memory under test) on a fresh database, opens one `/quiz` question in
@@ -14,6 +15,7 @@ import sqlite3
 import tempfile
 import time
 from collections import Counter
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -25,8 +27,8 @@ from bot.core.clock import SystemClock
 from bot.core.memory.scheduling import Memory
 from bot.core.model import Ask, Card, ChatKind, ChatRef, LearnSource, Player
 from bot.core.ports.memory import MemoryWrites
-from bot.core.quiz import Queued, QuizService
-from bot.core.services import build_services
+from bot.core.quiz import Queued
+from bot.core.services import Services, build_services
 from content.loader import DEFAULT_CONTENT_DIR, load_decks
 from storage.sqlite import SqliteStore
 
@@ -92,19 +94,30 @@ def _presses(asks: list[Ask], members: int, rng: Random) -> list[Press]:
     return presses
 
 
-async def _press_all(quiz: QuizService, presses: list[Press], pressers: int) -> Counter[str]:
+# One press through the core: the plain use case, or wrapped as the update processor wraps it.
+PressOnce = Callable[[Services, Press, int], Awaitable[object]]
+
+
+async def plain_press(services: Services, press: Press, update_id: int) -> object:
+    """`QuizService.answer` alone."""
+    return await services.quiz.answer(
+        chat_id=press.ask.chat_id,
+        message_id=None,
+        ask_id=press.ask.id,
+        position=press.position,
+        player=press.player,
+    )
+
+
+async def _press_all(
+    services: Services, presses: list[Press], pressers: int, press_once: PressOnce, first_id: int
+) -> Counter[str]:
     kinds: Counter[str] = Counter()
-    queue = iter(presses)
+    queue = iter(enumerate(presses, start=first_id))
 
     async def presser() -> None:
-        for press in queue:
-            result = await quiz.answer(
-                chat_id=press.ask.chat_id,
-                message_id=None,
-                ask_id=press.ask.id,
-                position=press.position,
-                player=press.player,
-            )
+        for update_id, press in queue:
+            result = await press_once(services, press, update_id)
             kinds[type(result).__name__] += 1
 
     await asyncio.gather(*(presser() for _ in range(pressers)))
@@ -120,6 +133,7 @@ async def run_once(
     warmup_asks: int,
     pressers: int,
     seed: int,
+    press_once: PressOnce = plain_press,
 ) -> RunResult:
     """One measurement on a fresh database: `asks` × `members` answers, timed after a warm-up
     of `warmup_asks` × `members` answers on other questions."""
@@ -142,9 +156,9 @@ async def run_once(
             rng = Random(seed)
             warmup = _presses(opened[:warmup_asks], members, rng)
             timed = _presses(opened[warmup_asks:], members, rng)
-            await _press_all(quiz, warmup, pressers)
+            await _press_all(services, warmup, pressers, press_once, 1)
             started = time.perf_counter()
-            kinds = await _press_all(quiz, timed, pressers)
+            kinds = await _press_all(services, timed, pressers, press_once, len(warmup) + 1)
             seconds = time.perf_counter() - started
             # The memory did learn: one log row per first press (none with the no-op).
             learned = await store.history(

@@ -8,7 +8,7 @@
    user, deck, NOW, 1)` (a learner's next due card), `due_count` and `next_due` are each timed
    for 10,000 random learners, one call at a time: p50/p95/p99/max in ms. Target: due_cards p99
    ≤ 5 ms.
-2. The group answer path with and without the memory update (`benchmarks.memory.answers`):
+2. The group answer path with and without the memory update (`benchmarks.harness.answer_path`):
    sustained answers/s of `QuizService.answer` with 64 concurrent pressers, with the real
    `Memory()` and with a no-op one, alternating A/B on fresh databases. Target: with memory
    ≥ 90% of without.
@@ -27,8 +27,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from random import Random
 
-from benchmarks.harness import median, percentile, table
-from benchmarks.memory import answer_path
+from benchmarks.harness import answer_path, median, percentile, table
 from content.loader import DEFAULT_CONTENT_DIR, load_decks
 from storage.sql.rows import to_ms
 from storage.sqlite import SqliteStore

@@ -1,2 +1,0 @@
-"""Learner memory at scale (`python -m benchmarks.memory`) and the group answer path with
-and without the memory update that it compares."""
