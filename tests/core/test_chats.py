@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import asyncio
 from datetime import timedelta
 from pathlib import Path
 from random import Random
+from typing import Any
 from zoneinfo import ZoneInfo
 
 from bot.core.catalog import Catalog
-from bot.core.model import ChatKind, ChatRef
+from bot.core.chats import ChatService
+from bot.core.model import ChatKind, ChatRef, ChatSettings
 from bot.core.services import CoreSettings, build_services
 from storage.sqlite import SqliteStore
 from tests.builders import simple_deck
@@ -61,5 +64,50 @@ async def test_without_a_cache_time_the_service_keeps_what_it_read_until_it_chan
         assert (await chats.deck_for(GROUP.id)).id == "one"
         await chats.set_deck(GROUP, two)
         assert (await chats.deck_for(GROUP.id)).id == "two"
+    finally:
+        await store.close()
+
+
+class HeldReads:
+    """The store's chat port, with each read held until the test lets it finish: a read that
+    began before a change lands after it."""
+
+    def __init__(self, store: SqliteStore) -> None:
+        self._store = store
+        self.release = asyncio.Event()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._store, name)
+
+    async def chat(self, chat_id: int) -> ChatSettings | None:
+        found = await self._store.chat(chat_id)
+        await self.release.wait()
+        return found
+
+
+async def test_a_read_overtaken_by_a_change_does_not_bring_the_old_deck_back(
+    tmp_path: Path,
+) -> None:
+    """A deck read that began before /deck and ends after it: the new deck stays."""
+    store = await SqliteStore.open(tmp_path / "race.sqlite3")
+    clock = FakeClock()
+    two = simple_deck(3, deck_id="two")
+    catalog = Catalog({"one": simple_deck(3, deck_id="one"), "two": two})
+    held = HeldReads(store)
+    chats = ChatService(
+        chats=held, boards=store, catalog=catalog, clock=clock, default_zone=ZoneInfo("UTC")
+    )
+    try:
+        await store.upsert_chat(GROUP, clock.now())
+        stale_deck = asyncio.ensure_future(chats.deck_for(GROUP.id))
+        stale_zone = asyncio.ensure_future(chats.zone_of(GROUP.id))
+        await asyncio.sleep(0.05)  # both reads have the old row and wait
+        await chats.set_deck(GROUP, two)
+        await chats.set_timezone(GROUP, ZoneInfo("Asia/Tokyo"))
+        held.release.set()
+        await stale_deck
+        await stale_zone
+        assert (await chats.deck_for(GROUP.id)).id == "two"
+        assert await chats.zone_of(GROUP.id) == ZoneInfo("Asia/Tokyo")
     finally:
         await store.close()
