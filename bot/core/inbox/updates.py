@@ -6,7 +6,8 @@ The record is written by the first transaction the handling commits, in that com
 update whose handling changed anything is always recognised, and two handlings of one update
 at the same moment cannot both change anything. An update whose handling wrote nothing in a
 transaction is recorded when it is done. Records are kept for 24 hours, as long as Telegram
-keeps an update it could not deliver.
+keeps an update it could not deliver. (The edge may hand an update over without the log when
+its handling is idempotent by itself: see `bot/runners/processor.py`.)
 """
 
 from __future__ import annotations
