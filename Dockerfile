@@ -21,4 +21,4 @@ USER quizbot
 VOLUME ["/data"]
 # SIGTERM (docker stop) lets the bot finish in-flight work and close the database.
 STOPSIGNAL SIGTERM
-CMD ["python", "-m", "bot"]
+CMD ["python", "-m", "bot", "run"]

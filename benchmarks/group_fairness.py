@@ -23,7 +23,7 @@ import time
 from dataclasses import dataclass, field
 
 from benchmarks import harness
-from tests.fakes import ApiCall, FakeBotApi, FakeChat
+from bot.playground.botapi import ApiCall, BotApiServer, FakeChat
 
 GROUP_A = FakeChat.supergroup(-1_001_000_000_001, "Busy A", forum=True)
 FIRST_TOPIC = 1_000  # A's k-th member writes in topic FIRST_TOPIC + k
@@ -59,7 +59,7 @@ async def one(number: int, args: argparse.Namespace) -> Repetition:
     log = harness.LogCounter()
     wait = args.open + args.timeout
     stack = contextlib.AsyncExitStack()
-    fake: FakeBotApi = await stack.enter_async_context(
+    fake: BotApiServer = await stack.enter_async_context(
         harness.bot_against_fake(args.latency, log, quiz_open_seconds=args.open)
     )
     try:

@@ -28,14 +28,14 @@ import time
 from collections.abc import Callable
 
 from benchmarks import harness
-from tests.fakes import ApiCall, FakeBotApi, FakeChat
+from bot.playground.botapi import ApiCall, BotApiServer, FakeChat
 
 PLAYER = harness.member(5_000_001, "Pat")
 WAIT_SECONDS = 30.0  # for any one reply before the run is given up
 
 
 class Player:
-    def __init__(self, fake: FakeBotApi, args: argparse.Namespace) -> None:
+    def __init__(self, fake: BotApiServer, args: argparse.Namespace) -> None:
         self.fake = fake
         self.args = args
         self.chat = FakeChat.private(PLAYER)
@@ -103,7 +103,7 @@ class Player:
                 question = await self.next(explanation, next_button)
 
 
-def report(player: Player, fake: FakeBotApi, log: harness.LogCounter, wall: float) -> list[str]:
+def report(player: Player, fake: BotApiServer, log: harness.LogCounter, wall: float) -> list[str]:
     rows = []
     for label, values in (
         ("answer → toast (answerCallbackQuery)", player.toast),

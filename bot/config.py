@@ -111,6 +111,10 @@ class Settings(BaseSettings):
     http_listen: str = Field(
         default="0.0.0.0", min_length=1, validation_alias=_env("QUIZBOT_HTTP_LISTEN")
     )
+    # The playground (`python -m bot` with no token): its page, on 127.0.0.1 only.
+    playground_port: int = Field(
+        default=8080, ge=1, le=65_535, validation_alias=_env("QUIZBOT_PLAYGROUND_PORT")
+    )
 
     @field_validator("timezone")
     @classmethod
@@ -193,6 +197,12 @@ class Settings(BaseSettings):
     def sqlite_path(self) -> Path:
         """The SQLite file (only when the database is not a PostgreSQL URL)."""
         return Path(self.database)
+
+    def playground_folder(self) -> Path:
+        """The playground's own files (its database, its decks), beside the SQLite database's
+        folder and never that database: `data/playground/` by default."""
+        base = Path("data") if self.database_is_postgres() else self.sqlite_path().parent
+        return base / "playground"
 
     def bot_api_base_url(self) -> str:
         """The URL prefix PTB puts the token after: `<server>/bot<token>/<method>`."""

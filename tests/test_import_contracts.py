@@ -24,6 +24,8 @@ PLANTS = [
     ("bot/render/planted.py", "import bot.transport.request", "Renderers do no I/O"),
     ("bot/planted.py", "import bot.core", "bot/ in layers"),
     ("content/planted.py", "import bot.core.model", "Deck files know nothing of the bot"),
+    ("bot/playground/botapi/planted.py", "import bot.core.model", "The in-process Bot API"),
+    ("bot/playground/planted.py", "import bot.cli.main", "bot/ in layers"),
 ]
 
 

@@ -22,7 +22,7 @@ from contextlib import asynccontextmanager
 from typing import Any
 
 from benchmarks import harness
-from tests.fakes import FakeBotApi, FakeChat, FakeUser, JsonDict
+from bot.playground.botapi import BotApiServer, FakeChat, FakeUser, JsonDict
 
 STALL_SECONDS = 5.0  # a step stops draining when no answer has arrived for this long
 DRAIN_CAP_SECONDS = 30.0  # ... or this long after its last press
@@ -30,7 +30,7 @@ DRAIN_CAP_SECONDS = 30.0  # ... or this long after its last press
 Press = tuple[int, int, int, str]  # (member id, chat id, message id, callback data)
 
 
-class CrowdFakeBotApi(FakeBotApi):
+class CrowdFakeBotApi(BotApiServer):
     """The fake Bot API plus what the benchmark measures: when each press was queued and when
     its answerCallbackQuery arrived (before the fake's added latency), both in this process."""
 

@@ -20,14 +20,14 @@ from pathlib import Path
 from typing import Any, BinaryIO
 
 from benchmarks.harness import ROOT
-from tests.fakes import FakeBotApi, JsonDict, RateLimits
+from bot.playground.botapi import BotApiServer, JsonDict, RateLimits
 
 SAMPLE_SECONDS = 0.1  # RSS sampling interval
 STARTUP_TIMEOUT = 60.0
 STOP_TIMEOUT = 30.0
 
 
-class FanoutFake(FakeBotApi):
+class FanoutFake(BotApiServer):
     """The fake Bot API, also keeping the question messages it delivered, per chat."""
 
     def __init__(self, *, limits: RateLimits, latency: float) -> None:
@@ -51,7 +51,7 @@ class FanoutFake(FakeBotApi):
         return any(call.method == "getUpdates" for call in self.calls[index:])
 
 
-def bot_environment(fake: FakeBotApi, database: Path, scale: float) -> dict[str, str]:
+def bot_environment(fake: BotApiServer, database: Path, scale: float) -> dict[str, str]:
     env = {
         k: v
         for k, v in os.environ.items()

@@ -26,7 +26,7 @@ from benchmarks.fanout.run import (
     timeout_for,
     wait_done,
 )
-from tests.fakes.ratelimit import is_rate_limited_method
+from bot.playground.botapi.ratelimit import is_rate_limited_method
 
 
 @dataclass

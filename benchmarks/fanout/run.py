@@ -20,8 +20,8 @@ from pathlib import Path
 from benchmarks import harness
 from benchmarks.fanout.bot import BotProcess, FanoutFake, bot_environment, cpu_share
 from benchmarks.fanout.ledger import Ledger, any_pending, chat_ids, read_ledger, seed
+from bot.playground.botapi.ratelimit import is_rate_limited_method
 from storage.sqlite import SqliteStore
-from tests.fakes.ratelimit import is_rate_limited_method
 
 OVERALL_PER_SECOND = harness.OVERALL_PER_SECOND
 TARGET_SHARE = 0.95

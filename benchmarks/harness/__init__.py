@@ -1,15 +1,16 @@
 """What the benchmark scripts share: figures and tables, Telegram's limits, the bot's settings,
 the bot against the fake Bot API, reading what the bot sent, and where a run ran.
 
-`benchmarks.private_latency` and `benchmarks.group_fairness` use `bot_against_fake`: the bot runs
-in this process (``bot.app.running_bot``) against the fake Bot API on loopback
-(``tests.fakes.FakeBotApi``) with Telegram's real limits on both sides: the bot is told scale 1
-and the fake enforces ``RateLimits()`` (30/s overall, 1/s per private chat, 20/min per group),
-answering 429 when they are broken. Only these entry points are used, so the scripts run
-unchanged against any build of the bot that keeps them: ``running_bot(settings, *, clock=None,
-poll_timeout=30)``, ``Settings`` and the fake's scripting API (``send_message``,
-``press_button``, ``wait_for_call``, ``calls``). Questions and their buttons are read from the
-messages the bot sent (the result of its ``sendMessage``), never from the database.
+`benchmarks.private_latency` and `benchmarks.group_fairness` use `bot_against_fake`: the bot
+runs in this process (``bot.app.running_bot``) against the in-process Bot API server on loopback
+(``bot.playground.botapi.BotApiServer``, "the fake") with Telegram's real limits on both sides:
+the bot is told scale 1 and the fake enforces ``RateLimits()`` (30/s overall, 1/s per private
+chat, 20/min per group), answering 429 when they are broken. Only these entry points are used,
+so the scripts run unchanged against any build of the bot that keeps them:
+``running_bot(settings, *, clock=None, poll_timeout=30)``, ``Settings`` and the fake's scripting
+API (``send_message``, ``press_button``, ``wait_for_call``, ``calls``). Questions and their
+buttons are read from the messages the bot sent (the result of its ``sendMessage``), never from
+the database.
 
 Times are ``time.monotonic()``: a press is timed when it is queued for the bot's long poll, a
 bot message when its request arrives at the fake (``ApiCall.time``, before the fake's added
@@ -33,7 +34,7 @@ from typing import Any
 
 from bot.app import running_bot
 from bot.config import Settings
-from tests.fakes import ApiCall, FakeBotApi, FakeUser, RateLimits
+from bot.playground.botapi import ApiCall, BotApiServer, FakeUser, RateLimits
 
 ROOT = Path(__file__).resolve().parents[2]
 DEFAULT_LATENCY_MS = 20.0
@@ -161,11 +162,11 @@ def bot_settings(
 @asynccontextmanager
 async def bot_against_fake(
     latency_ms: float, log: LogCounter | None = None, **settings: Any
-) -> AsyncIterator[FakeBotApi]:
+) -> AsyncIterator[BotApiServer]:
     """A fresh fake (Telegram's limits, ``latency_ms`` added to each call), a fresh database and
     the bot polling it; ``settings`` are extra ``Settings`` fields (e.g. quiz_open_seconds)."""
     with counting_logs(log), tempfile.TemporaryDirectory(prefix="quizbot-bench-") as tmp:
-        async with FakeBotApi(latency=latency_ms / 1000, limits=telegram_limits()) as fake:
+        async with BotApiServer(latency=latency_ms / 1000, limits=telegram_limits()) as fake:
             config = bot_settings(fake.url, fake.token, Path(tmp) / "quizbot.sqlite3", **settings)
             async with running_bot(config):
                 yield fake

@@ -52,8 +52,8 @@ from benchmarks.replicas.process import (
     local_url,
     start_replica,
 )
+from bot.playground.botapi import FakeChat
 from storage.postgres.store import PostgresStore
-from tests.fakes import FakeChat
 
 TAKEOVER_TARGET = 5.0
 INFLIGHT_BOUND = 16

@@ -1,4 +1,5 @@
-"""`python -m bot`'s arguments: no command (or `run`) runs the bot; `import-deck` and
+"""`python -m bot`'s arguments: no command runs the bot (or, without a token, the playground:
+the bot in the browser); `run` the bot, `playground` the playground; `import-deck` and
 `check-decks` help deck authors; `item-report` shows how well each question works; `reports`
 lists learners' reports; `copy-to-postgres` moves a SQLite database to PostgreSQL."""
 
@@ -9,7 +10,7 @@ import sys
 from pathlib import Path
 
 from bot.cli.decks import ImportOptions, check, import_deck, parse_delimiter
-from bot.cli.run import run
+from bot.cli.run import run, token_given
 from content.loader import DEFAULT_CONTENT_DIR
 
 COPY_DESCRIPTION = """\
@@ -28,7 +29,14 @@ Exit status: 0 copied and verified; 2 refused, nothing changed; 1 failed or did 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bot", description=__doc__)
     commands = parser.add_subparsers(dest="command")
-    commands.add_parser("run", help="run the bot (the default)")
+    commands.add_parser("run", help="run the bot with TELEGRAM_BOT_TOKEN (the default with one)")
+    trying = commands.add_parser(
+        "playground",
+        help="the bot in your browser on 127.0.0.1 (the default without a token)",
+    )
+    trying.add_argument(
+        "--deck", type=Path, action="append", default=[], help="a deck file to serve (repeatable)"
+    )
     importer = commands.add_parser(
         "import-deck", help="turn a CSV export (*.csv) or a plain-text practice test into a deck"
     )
@@ -82,6 +90,10 @@ def main(argv: list[str] | None = None) -> int:
         return import_deck(args.file, options)
     if args.command == "check-decks":
         return check(args.directory, args.strict)
+    if args.command == "playground" or (args.command is None and not token_given()):
+        from bot.cli.playground import playground
+
+        return playground(getattr(args, "deck", []))
     return run()
 
 

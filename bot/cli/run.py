@@ -47,6 +47,17 @@ async def _serve(settings: Settings) -> None:
     await run_until(settings, stop)
 
 
+def token_given() -> bool:
+    """Whether TELEGRAM_BOT_TOKEN (or webhook mode, which needs one) is configured: without
+    either, `python -m bot` opens the playground; unreadable settings go to `run`, which
+    says what is wrong with them."""
+    try:
+        settings = Settings()
+    except ValidationError:
+        return True
+    return settings.telegram_bot_token is not None or settings.webhook_url is not None
+
+
 def run() -> int:
     try:
         settings = Settings()

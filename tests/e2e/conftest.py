@@ -13,8 +13,8 @@ from pydantic import SecretStr
 
 from bot.app import RunningBot, running_bot
 from bot.config import Settings
+from bot.playground.botapi import BotApiServer, FakeChat, FakeUser
 from tests.e2e.helpers.webhook import free_port, webhook_settings
-from tests.fakes import FakeBotApi, FakeChat, FakeUser
 from tests.fakes.clock import FakeClock
 
 ALICE = FakeUser(1001, "Alice", "Liddell", "alice")
@@ -25,8 +25,8 @@ StartHooked = StartBot
 
 
 @pytest.fixture
-async def fake() -> AsyncIterator[FakeBotApi]:
-    async with FakeBotApi() as api:
+async def fake() -> AsyncIterator[BotApiServer]:
+    async with BotApiServer() as api:
         yield api
 
 
@@ -45,7 +45,7 @@ def database(tmp_path: Path, request: pytest.FixtureRequest) -> str:
 
 
 @pytest.fixture
-def settings(fake: FakeBotApi, database: str) -> Settings:
+def settings(fake: BotApiServer, database: str) -> Settings:
     return Settings(
         telegram_bot_token=SecretStr(fake.token),
         database=database,
@@ -60,7 +60,7 @@ def settings(fake: FakeBotApi, database: str) -> Settings:
 
 
 @pytest.fixture
-def start_bot(settings: Settings, clock: FakeClock, fake: FakeBotApi) -> StartBot:
+def start_bot(settings: Settings, clock: FakeClock, fake: BotApiServer) -> StartBot:
     """Starts the bot (again, for a restart) on the same database and fake server."""
 
     @asynccontextmanager
@@ -90,12 +90,12 @@ def base(port: int) -> str:
 
 
 @pytest.fixture
-def hook_settings(fake: FakeBotApi, tmp_path: Path, port: int) -> Settings:
+def hook_settings(fake: BotApiServer, tmp_path: Path, port: int) -> Settings:
     return webhook_settings(fake, tmp_path, port)
 
 
 @pytest.fixture
-def start_hooked(hook_settings: Settings, clock: FakeClock, fake: FakeBotApi) -> StartHooked:
+def start_hooked(hook_settings: Settings, clock: FakeClock, fake: BotApiServer) -> StartHooked:
     """Starts the bot in webhook mode (again, for a restart) on the same database."""
     fake.webhook.retry_delay = 0.01
 
@@ -120,7 +120,7 @@ def handling_updates(running: RunningBot) -> bool:
     return app.update_queue.qsize() > 0 or app.update_processor.current_concurrent_updates > 0
 
 
-async def wait_for_polling(fake: FakeBotApi, timeout: float = 5.0) -> None:  # noqa: ASYNC109
+async def wait_for_polling(fake: BotApiServer, timeout: float = 5.0) -> None:  # noqa: ASYNC109
     """Until the bot's first long poll has reached the fake (it stays open, so not answered)."""
     await fake.wait_until(
         lambda: bool(fake.calls_to("getUpdates")), timeout, what="the bot to start polling"

@@ -10,9 +10,9 @@ import pytest
 
 from bot.app import RunningBot, running_bot
 from bot.config import Settings
+from bot.playground.botapi import ApiCall, BotApiServer, FakeChat, RateLimits
 from tests.e2e.conftest import wait_for_polling
 from tests.e2e.helpers.group import MEMBERS
-from tests.fakes import ApiCall, FakeBotApi, FakeChat, RateLimits
 from tests.fakes.clock import FakeClock
 
 BUSY = FakeChat.supergroup(-1007000001, "Busy group", forum=True)
@@ -21,7 +21,7 @@ QUIET = FakeChat.supergroup(-1007000002, "Quiet group")
 
 @pytest.fixture
 async def real_limits_bot(
-    fake: FakeBotApi, settings: Settings, clock: FakeClock
+    fake: BotApiServer, settings: Settings, clock: FakeClock
 ) -> AsyncIterator[RunningBot]:
     fake.limits = RateLimits()
     real = settings.model_copy(update={"rate_limit_scale": 1.0})
@@ -30,12 +30,12 @@ async def real_limits_bot(
         yield running
 
 
-def _questions(fake: FakeBotApi, chat: FakeChat) -> int:
+def _questions(fake: BotApiServer, chat: FakeChat) -> int:
     return sum(1 for c in fake.calls_to("sendMessage") if c.params.get("chat_id") == chat.id)
 
 
 async def test_a_quiet_groups_reveal_does_not_wait_for_a_busy_groups_window(
-    fake: FakeBotApi, real_limits_bot: RunningBot, clock: FakeClock
+    fake: BotApiServer, real_limits_bot: RunningBot, clock: FakeClock
 ) -> None:
     """With 25 questions queued in one group (20 a minute), another group's reveal goes now."""
     for topic, member in enumerate(MEMBERS[:25], start=1):

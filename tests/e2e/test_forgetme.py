@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from bot.app import RunningBot
+from bot.playground.botapi import BotApiServer
 from tests.e2e.conftest import ALICE, alice_private
 from tests.e2e.helpers.group import (
     GROUP,
@@ -14,11 +15,10 @@ from tests.e2e.helpers.group import (
     press_all,
     right_and_wrong,
 )
-from tests.fakes import FakeBotApi
 from tests.fakes.clock import FakeClock
 
 
-async def _board(fake: FakeBotApi) -> str:
+async def _board(fake: BotApiServer) -> str:
     since = len(fake.calls)
     fake.send_message(GROUP, MEMBERS[3], "/leaderboard all", thread_id=TOPIC)
     call = await fake.wait_for_call("sendMessage", since=since)
@@ -26,7 +26,7 @@ async def _board(fake: FakeBotApi) -> str:
 
 
 async def test_forgetme_deletes_answers_cards_and_name_and_the_board_forgets(
-    fake: FakeBotApi, bot: RunningBot, clock: FakeClock
+    fake: BotApiServer, bot: RunningBot, clock: FakeClock
 ) -> None:
     """Alice answered in a group (one miss); after /forgetme the board and her cards are empty."""
     question = await group_quiz(fake)
@@ -58,7 +58,7 @@ async def test_forgetme_deletes_answers_cards_and_name_and_the_board_forgets(
 
 
 async def test_forgetme_in_a_group_changes_nothing_and_points_to_private(
-    fake: FakeBotApi, bot: RunningBot
+    fake: BotApiServer, bot: RunningBot
 ) -> None:
     """In a group /forgetme only explains where it works; a cancel in private deletes nothing."""
     since = len(fake.calls)

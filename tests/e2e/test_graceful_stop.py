@@ -7,16 +7,16 @@ from collections import Counter
 
 from bot.app import running_bot
 from bot.config import Settings
+from bot.playground.botapi import BotApiServer, FakeChat, RateLimits
 from tests.e2e.conftest import wait_for_polling
 from tests.e2e.helpers.group import MEMBERS
-from tests.fakes import FakeBotApi, FakeChat, RateLimits
 from tests.fakes.clock import FakeClock
 
 GROUP = FakeChat.supergroup(-1005600000, "Busy group")
 SCALE = 10  # the group's 20 messages a minute become 20 per 6 s
 
 
-def _replied_to(fake: FakeBotApi) -> Counter[int]:
+def _replied_to(fake: BotApiServer) -> Counter[int]:
     """How many answered replies each of the group's messages got."""
     return Counter(
         int(c.params["reply_parameters"]["message_id"])
@@ -26,7 +26,7 @@ def _replied_to(fake: FakeBotApi) -> Counter[int]:
 
 
 async def test_replies_waiting_for_the_window_at_stop_are_sent_once_after_the_restart(
-    fake: FakeBotApi, settings: Settings, clock: FakeClock
+    fake: BotApiServer, settings: Settings, clock: FakeClock
 ) -> None:
     """25 commands in a group whose window takes 20: at a stop the 5 waiting replies are not
     sent; after the restart each of the 25 commands has exactly one reply."""
@@ -50,7 +50,7 @@ async def test_replies_waiting_for_the_window_at_stop_are_sent_once_after_the_re
 
 
 async def test_a_send_on_the_wire_at_stop_is_finished_and_not_sent_again(
-    fake: FakeBotApi, settings: Settings, clock: FakeClock
+    fake: BotApiServer, settings: Settings, clock: FakeClock
 ) -> None:
     """A question whose request is on the wire when the bot stops (Telegram answering in 3 s)
     is waited for and recorded: the restart does not send it a second time."""

@@ -6,6 +6,7 @@ from datetime import UTC, datetime
 
 from bot.app import RunningBot
 from bot.core.model import ChatKind
+from bot.playground.botapi import BotApiServer, FakeChat, FakeUser
 from tests.e2e.helpers.group import (
     GROUP,
     MEMBERS,
@@ -17,11 +18,10 @@ from tests.e2e.helpers.group import (
     right_and_wrong,
     tick,
 )
-from tests.fakes import FakeBotApi, FakeChat, FakeUser
 from tests.fakes.clock import FakeClock
 
 
-async def _command(fake: FakeBotApi, user: FakeUser, text: str, chat: FakeChat = GROUP) -> str:
+async def _command(fake: BotApiServer, user: FakeUser, text: str, chat: FakeChat = GROUP) -> str:
     since = len(fake.calls)
     fake.send_message(chat, user, text, thread_id=TOPIC if chat is GROUP else None)
     call = await fake.wait_for_call("sendMessage", since=since)
@@ -29,7 +29,7 @@ async def _command(fake: FakeBotApi, user: FakeUser, text: str, chat: FakeChat =
 
 
 async def _play(
-    fake: FakeBotApi, bot: RunningBot, clock: FakeClock, results: dict[FakeUser, bool]
+    fake: BotApiServer, bot: RunningBot, clock: FakeClock, results: dict[FakeUser, bool]
 ) -> None:
     question = await group_quiz(fake)
     right, wrong, _ = await right_and_wrong(bot, question)
@@ -38,7 +38,7 @@ async def _play(
 
 
 async def test_leaderboard_ranks_by_correct_then_accuracy_and_adds_own_line(
-    fake: FakeBotApi, bot: RunningBot, clock: FakeClock
+    fake: BotApiServer, bot: RunningBot, clock: FakeClock
 ) -> None:
     """Top 10 by correct, then accuracy; full ties share a rank; others see their own line."""
     evil = FakeUser(3999, "<b>Eve</b>")
@@ -58,7 +58,7 @@ async def test_leaderboard_ranks_by_correct_then_accuracy_and_adds_own_line(
 
 
 async def test_leaderboard_periods_and_usage(
-    fake: FakeBotApi, bot: RunningBot, clock: FakeClock
+    fake: BotApiServer, bot: RunningBot, clock: FakeClock
 ) -> None:
     """Last week's answers count for the month and all time but not this week; bad args: usage."""
     clock.set(datetime(2026, 11, 27, 12, 0, tzinfo=UTC))  # a Friday
@@ -78,7 +78,7 @@ async def test_leaderboard_periods_and_usage(
 
 
 async def test_group_me_shows_points_accuracy_streaks_and_ranks(
-    fake: FakeBotApi, bot: RunningBot, clock: FakeClock
+    fake: BotApiServer, bot: RunningBot, clock: FakeClock
 ) -> None:
     """/me in a group: points, accuracy, current and best streak, rank this week and overall."""
     for ok in (True, True, False, True):
@@ -90,7 +90,7 @@ async def test_group_me_shows_points_accuracy_streaks_and_ranks(
     assert "Rank: #2 this week, #2 all time" in text
 
 
-async def test_timezone_is_for_admins_and_validated(fake: FakeBotApi, bot: RunningBot) -> None:
+async def test_timezone_is_for_admins_and_validated(fake: BotApiServer, bot: RunningBot) -> None:
     """Non-admins are refused, unknown zones get an error, admins may set it."""
     fake.set_admins(GROUP.id, [MEMBERS[9].id])
     refused = await _command(fake, MEMBERS[0], "/timezone Europe/Berlin")
@@ -106,7 +106,7 @@ async def test_timezone_is_for_admins_and_validated(fake: FakeBotApi, bot: Runni
     assert shown.startswith("This chat's time zone is Europe/Berlin.")
 
 
-async def test_anonymous_admin_counts_as_admin(fake: FakeBotApi, bot: RunningBot) -> None:
+async def test_anonymous_admin_counts_as_admin(fake: BotApiServer, bot: RunningBot) -> None:
     """A message sent as the group itself (anonymous admin) may change settings."""
     since = len(fake.calls)
     message = fake.send_message(GROUP, MEMBERS[0], "/timezone Asia/Kolkata", thread_id=TOPIC)
@@ -120,7 +120,7 @@ async def test_anonymous_admin_counts_as_admin(fake: FakeBotApi, bot: RunningBot
 
 
 async def test_group_becoming_supergroup_keeps_its_scores(
-    fake: FakeBotApi, bot: RunningBot
+    fake: BotApiServer, bot: RunningBot
 ) -> None:
     """After migrate_to_chat_id, the new supergroup has the old group's answers and settings."""
     old = FakeChat.group(-4242, "Small group")
@@ -141,7 +141,7 @@ async def test_group_becoming_supergroup_keeps_its_scores(
 
 
 async def test_removed_bot_marks_chat_inactive_and_sends_nothing_more(
-    fake: FakeBotApi, bot: RunningBot, clock: FakeClock
+    fake: BotApiServer, bot: RunningBot, clock: FakeClock
 ) -> None:
     """After my_chat_member 'kicked' the chat is inactive: its question closes without a send."""
     question = await group_quiz(fake)

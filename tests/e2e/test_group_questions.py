@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from bot.app import RunningBot
+from bot.playground.botapi import BotApiServer
 from tests.e2e.conftest import StartBot
 from tests.e2e.helpers.group import (
     GROUP,
@@ -15,12 +16,11 @@ from tests.e2e.helpers.group import (
     right_and_wrong,
     tick,
 )
-from tests.fakes import FakeBotApi
 from tests.fakes.clock import FakeClock
 
 
 async def test_group_quiz_posts_in_the_topic_with_an_answer_count(
-    fake: FakeBotApi, bot: RunningBot
+    fake: BotApiServer, bot: RunningBot
 ) -> None:
     """/quiz@botname in a forum topic posts the question there, open, with '👥 0 answered'."""
     question = await group_quiz(fake, text="/quiz@quizbot_test_bot")
@@ -32,7 +32,7 @@ async def test_group_quiz_posts_in_the_topic_with_an_answer_count(
 
 
 async def test_each_member_gets_a_private_alert_and_one_answer(
-    fake: FakeBotApi, bot: RunningBot
+    fake: BotApiServer, bot: RunningBot
 ) -> None:
     """Presses get alerts with result and explanation (≤200 chars); repeats get 'already'."""
     question = await group_quiz(fake)
@@ -51,7 +51,7 @@ async def test_each_member_gets_a_private_alert_and_one_answer(
 
 
 async def test_fifty_presses_in_two_seconds_cost_at_most_two_edits(
-    fake: FakeBotApi, bot: RunningBot, clock: FakeClock
+    fake: BotApiServer, bot: RunningBot, clock: FakeClock
 ) -> None:
     """The live count is edited at once, then at most once more after the interval."""
     question = await group_quiz(fake)
@@ -71,7 +71,7 @@ async def test_fifty_presses_in_two_seconds_cost_at_most_two_edits(
 
 
 async def test_concurrent_presses_are_each_scored_exactly_once(
-    fake: FakeBotApi, bot: RunningBot
+    fake: BotApiServer, bot: RunningBot
 ) -> None:
     """Sixty members pressing three times each at once leave sixty answers, one each."""
     question = await group_quiz(fake)
@@ -85,7 +85,7 @@ async def test_concurrent_presses_are_each_scored_exactly_once(
 
 
 async def test_deadline_reveals_answer_explanation_and_first_right(
-    fake: FakeBotApi, bot: RunningBot, clock: FakeClock
+    fake: BotApiServer, bot: RunningBot, clock: FakeClock
 ) -> None:
     """At the deadline the message shows the right option, explanation, counts and who was first."""
     question = await group_quiz(fake)
@@ -112,7 +112,7 @@ async def test_deadline_reveals_answer_explanation_and_first_right(
 
 
 async def test_restart_closes_overdue_questions_and_keeps_open_ones_on_time(
-    fake: FakeBotApi, start_bot: StartBot, clock: FakeClock
+    fake: BotApiServer, start_bot: StartBot, clock: FakeClock
 ) -> None:
     """After a restart overdue questions close at start and open ones close at their deadline."""
     async with start_bot():

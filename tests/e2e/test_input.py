@@ -8,9 +8,9 @@ import time
 import pytest
 
 from bot.app import RunningBot
+from bot.playground.botapi import QUERY_TOO_OLD, ApiError, BotApiServer
 from tests.e2e.conftest import ALICE, alice_private
 from tests.e2e.helpers.group import GROUP, MEMBERS, TOPIC, group_quiz
-from tests.fakes import QUERY_TOO_OLD, ApiError, FakeBotApi
 from tests.fakes.clock import FakeClock
 
 ODD = [
@@ -48,7 +48,7 @@ COMMANDS = [
 
 @pytest.mark.parametrize("command", COMMANDS)
 async def test_every_command_answers_odd_arguments_with_a_reply_telegram_accepts(
-    fake: FakeBotApi, bot: RunningBot, command: str, caplog: pytest.LogCaptureFixture
+    fake: BotApiServer, bot: RunningBot, command: str, caplog: pytest.LogCaptureFixture
 ) -> None:
     """Digits of other scripts, HTML, huge text: each gets a reply, and no handler fails."""
     caplog.set_level(logging.ERROR)
@@ -64,12 +64,12 @@ async def test_every_command_answers_odd_arguments_with_a_reply_telegram_accepts
     assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
 
 
-def _edit(fake: FakeBotApi, message: dict[str, object], text: str) -> None:
+def _edit(fake: BotApiServer, message: dict[str, object], text: str) -> None:
     edited = dict(message) | {"text": text, "edit_date": int(time.time())}
     fake.push_update({"edited_message": edited})
 
 
-async def test_an_edited_command_runs_nothing(fake: FakeBotApi, bot: RunningBot) -> None:
+async def test_an_edited_command_runs_nothing(fake: BotApiServer, bot: RunningBot) -> None:
     """Editing `/quiz` (or editing a message into `/quiz 5`) asks no question."""
     sent = fake.send_message(alice_private(), ALICE, "/quiz")
     other = fake.send_message(alice_private(), ALICE, "hello")
@@ -83,7 +83,7 @@ async def test_an_edited_command_runs_nothing(fake: FakeBotApi, bot: RunningBot)
 
 
 async def test_twenty_quiz_commands_in_a_group_post_one_question_and_one_pointer(
-    fake: FakeBotApi, bot: RunningBot, clock: FakeClock
+    fake: BotApiServer, bot: RunningBot, clock: FakeClock
 ) -> None:
     """A crowd sending /quiz at once gets one question and one reply pointing at it."""
     question = await group_quiz(fake, MEMBERS[0])
@@ -101,7 +101,7 @@ async def test_twenty_quiz_commands_in_a_group_post_one_question_and_one_pointer
 
 
 async def test_a_member_repeating_commands_is_told_once_then_ignored(
-    fake: FakeBotApi, bot: RunningBot, clock: FakeClock
+    fake: BotApiServer, bot: RunningBot, clock: FakeClock
 ) -> None:
     """Past a few commands a minute a member gets one 'easy' reply, then silence, then service."""
     since = len(fake.calls)
@@ -119,7 +119,7 @@ async def test_a_member_repeating_commands_is_told_once_then_ignored(
 
 
 async def test_a_crowd_sending_quiz_at_the_same_moment_gets_one_question(
-    fake: FakeBotApi, bot: RunningBot
+    fake: BotApiServer, bot: RunningBot
 ) -> None:
     """Twenty simultaneous /quiz before any question exists: still one question."""
     for member in MEMBERS[:20]:
@@ -135,7 +135,7 @@ async def test_a_crowd_sending_quiz_at_the_same_moment_gets_one_question(
 
 
 async def test_a_press_too_old_to_answer_still_counts_and_logs_no_error(
-    fake: FakeBotApi, bot: RunningBot, caplog: pytest.LogCaptureFixture
+    fake: BotApiServer, bot: RunningBot, caplog: pytest.LogCaptureFixture
 ) -> None:
     """Telegram refusing the press's answer (query too old) leaves the answer scored."""
     caplog.set_level(logging.ERROR)
@@ -153,7 +153,7 @@ async def test_a_press_too_old_to_answer_still_counts_and_logs_no_error(
 
 @pytest.mark.parametrize("text", ["hello", "/nosuchcommand", "quiz please", "٣"])
 async def test_anything_else_in_private_gets_a_hint(
-    fake: FakeBotApi, bot: RunningBot, text: str
+    fake: BotApiServer, bot: RunningBot, text: str
 ) -> None:
     """Plain text or an unknown command in a private chat is answered, never met with silence."""
     since = len(fake.calls)
@@ -162,7 +162,7 @@ async def test_anything_else_in_private_gets_a_hint(
     assert "/quiz" in call.params["text"]
 
 
-async def test_plain_talk_in_a_group_is_left_alone(fake: FakeBotApi, bot: RunningBot) -> None:
+async def test_plain_talk_in_a_group_is_left_alone(fake: BotApiServer, bot: RunningBot) -> None:
     """Members talking in a group get no reply from the bot."""
     since = len(fake.calls)
     fake.send_message(GROUP, MEMBERS[3], "hello everyone", thread_id=TOPIC)

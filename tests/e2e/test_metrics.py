@@ -9,10 +9,10 @@ from prometheus_client.parser import text_string_to_metric_families
 
 from bot.app import RunningBot
 from bot.metrics import render_latest
+from bot.playground.botapi import BotApiServer
+from bot.playground.botapi.faults import too_many_requests
 from tests.e2e.conftest import ALICE, alice_private
 from tests.e2e.helpers.faults import has_buttons
-from tests.fakes import FakeBotApi
-from tests.fakes.faults import too_many_requests
 
 Figures = dict[tuple[str, tuple[tuple[str, str], ...]], float]
 
@@ -33,7 +33,7 @@ def _grew(before: Figures, after: Figures, name: str, **labels: str) -> float:
 
 
 async def test_a_private_answer_shows_as_updates_an_answer_and_sends(
-    fake: FakeBotApi, bot: RunningBot
+    fake: BotApiServer, bot: RunningBot
 ) -> None:
     """/quiz and a press count one message and one button update, one private answer, and the
     sendMessage, editMessageText and answerCallbackQuery calls that succeeded."""
@@ -70,7 +70,7 @@ async def test_a_private_answer_shows_as_updates_an_answer_and_sends(
 
 
 async def test_a_429_from_telegram_is_counted_under_its_method(
-    fake: FakeBotApi, bot: RunningBot
+    fake: BotApiServer, bot: RunningBot
 ) -> None:
     """A sendMessage refused with 429 Too Many Requests shows in quizbot_telegram_429_total."""
     before = _figures()

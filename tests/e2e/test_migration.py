@@ -7,9 +7,9 @@ from datetime import UTC, datetime
 import pytest
 
 from bot.app import RunningBot
+from bot.playground.botapi import BotApiServer, FakeChat
 from tests.e2e.helpers.faults import settle
 from tests.e2e.helpers.group import MEMBERS
-from tests.fakes import FakeBotApi, FakeChat
 from tests.fakes.clock import FakeClock
 
 OLD = FakeChat.group(-4343, "Study group")
@@ -17,7 +17,7 @@ NEW = FakeChat.supergroup(-1004343000000, "Study group")
 ADMIN = MEMBERS[0]
 
 
-async def _history_in_the_old_group(fake: FakeBotApi, bot: RunningBot, clock: FakeClock) -> None:
+async def _history_in_the_old_group(fake: BotApiServer, bot: RunningBot, clock: FakeClock) -> None:
     fake.set_admins(OLD.id, [ADMIN.id])
     fake.send_message(OLD, ADMIN, "/daily 10:00 UTC")
     fake.send_message(OLD, ADMIN, "/quiz 3")
@@ -33,15 +33,15 @@ async def _history_in_the_old_group(fake: FakeBotApi, bot: RunningBot, clock: Fa
     await fake.callback_answer(query)
 
 
-def _migration_messages(fake: FakeBotApi) -> None:
+def _migration_messages(fake: BotApiServer) -> None:
     fake.migrate_chat(OLD.id, NEW.id, notify=True, by=ADMIN)
 
 
-def _bot_joins_the_new_chat(fake: FakeBotApi) -> None:
+def _bot_joins_the_new_chat(fake: BotApiServer) -> None:
     fake.add_member_update(NEW, ADMIN)
 
 
-def _member_writes_in_the_new_chat(fake: FakeBotApi) -> None:
+def _member_writes_in_the_new_chat(fake: BotApiServer) -> None:
     fake.send_message(NEW, MEMBERS[1], "/leaderboard")
 
 
@@ -59,7 +59,7 @@ ORDERS = {
 
 @pytest.mark.parametrize("order", list(ORDERS))
 async def test_everything_moves_to_the_supergroup_in_any_order(
-    fake: FakeBotApi, bot: RunningBot, clock: FakeClock, order: str
+    fake: BotApiServer, bot: RunningBot, clock: FakeClock, order: str
 ) -> None:
     """Scores, the running round and the daily schedule all carry on at the new id."""
     await _history_in_the_old_group(fake, bot, clock)

@@ -8,9 +8,9 @@ from __future__ import annotations
 import pytest
 
 from bot.app import RunningBot
+from bot.playground.botapi import BotApiServer
 from tests.e2e.conftest import ALICE, alice_private
 from tests.e2e.helpers.group import GROUP, MEMBERS, TOPIC
-from tests.fakes import FakeBotApi
 
 
 @pytest.fixture
@@ -19,7 +19,7 @@ def database(pg_migrated_url: str) -> str:
 
 
 async def test_a_crowd_sending_quiz_at_once_gets_one_question_on_postgresql(
-    fake: FakeBotApi, bot: RunningBot
+    fake: BotApiServer, bot: RunningBot
 ) -> None:
     """Twenty /quiz handled concurrently in separate PostgreSQL transactions: one question."""
     for member in MEMBERS[:20]:
@@ -33,7 +33,7 @@ async def test_a_crowd_sending_quiz_at_once_gets_one_question_on_postgresql(
 
 
 async def test_a_private_quiz_is_answered_and_explained_on_postgresql(
-    fake: FakeBotApi, bot: RunningBot
+    fake: BotApiServer, bot: RunningBot
 ) -> None:
     """/quiz, a press and its explanation, with the answer stored in PostgreSQL."""
     fake.send_message(alice_private(), ALICE, "/quiz")
@@ -48,7 +48,7 @@ async def test_a_private_quiz_is_answered_and_explained_on_postgresql(
 
 
 async def test_next_pressed_twice_at_once_asks_one_question_on_postgresql(
-    fake: FakeBotApi, bot: RunningBot
+    fake: BotApiServer, bot: RunningBot
 ) -> None:
     """Two presses of one Next ▶ handled concurrently on PostgreSQL ask one question."""
     fake.send_message(alice_private(), ALICE, "/quiz 5")

@@ -5,13 +5,13 @@ from __future__ import annotations
 import re
 
 from bot.app import RunningBot
+from bot.playground.botapi import BotApiServer, FakeChat, StoredMessage
 from tests.e2e.conftest import ALICE, BOB, StartBot, alice_private
-from tests.fakes import FakeBotApi, FakeChat, StoredMessage
 
 DECK_QUESTION_COUNT = 5
 
 
-async def _quiz(fake: FakeBotApi, chat: FakeChat | None = None) -> StoredMessage:
+async def _quiz(fake: BotApiServer, chat: FakeChat | None = None) -> StoredMessage:
     chat = chat or alice_private()
     since = len(fake.calls)
     fake.send_message(chat, ALICE, "/quiz")
@@ -30,7 +30,7 @@ async def _right_and_wrong(running: RunningBot, question: StoredMessage) -> tupl
     return question.callback_data[right], question.callback_data[(right + 1) % 4]
 
 
-async def test_start_lists_commands_and_registers_menu(fake: FakeBotApi, bot: RunningBot) -> None:
+async def test_start_lists_commands_and_registers_menu(fake: BotApiServer, bot: RunningBot) -> None:
     """/start explains the bot and lists the commands, which are also set with setMyCommands."""
     registered = {c["command"] for c in fake.calls_to("setMyCommands")[0].params["commands"]}
     assert registered == {
@@ -55,7 +55,7 @@ async def test_start_lists_commands_and_registers_menu(fake: FakeBotApi, bot: Ru
 
 
 async def test_quiz_sends_lettered_options_and_one_row_of_letter_buttons(
-    fake: FakeBotApi, bot: RunningBot
+    fake: BotApiServer, bot: RunningBot
 ) -> None:
     """/quiz sends the question with every option in full and buttons A–D in one row."""
     question = await _quiz(fake)
@@ -68,7 +68,7 @@ async def test_quiz_sends_lettered_options_and_one_row_of_letter_buttons(
 
 
 async def test_right_answer_is_toasted_marked_and_explained(
-    fake: FakeBotApi, bot: RunningBot
+    fake: BotApiServer, bot: RunningBot
 ) -> None:
     """A right press: '✅ Correct' toast, keyboard removed with ✅ mark, explanation as a reply."""
     question = await _quiz(fake)
@@ -88,7 +88,7 @@ async def test_right_answer_is_toasted_marked_and_explained(
 
 
 async def test_wrong_answer_names_the_right_letter_and_marks_both(
-    fake: FakeBotApi, bot: RunningBot
+    fake: BotApiServer, bot: RunningBot
 ) -> None:
     """A wrong press: the toast names the right letter; the right and chosen options are marked."""
     question = await _quiz(fake)
@@ -109,7 +109,7 @@ async def test_wrong_answer_names_the_right_letter_and_marks_both(
 
 
 async def test_second_press_says_already_answered_and_changes_nothing(
-    fake: FakeBotApi, bot: RunningBot
+    fake: BotApiServer, bot: RunningBot
 ) -> None:
     """Pressing again gets 'You already answered X' and no edit, reply or new score."""
     question = await _quiz(fake)
@@ -130,7 +130,9 @@ async def test_second_press_says_already_answered_and_changes_nothing(
     assert (stats.answered, stats.correct) == (1, 0)
 
 
-async def test_me_reports_answered_correct_and_accuracy(fake: FakeBotApi, bot: RunningBot) -> None:
+async def test_me_reports_answered_correct_and_accuracy(
+    fake: BotApiServer, bot: RunningBot
+) -> None:
     """/me counts this chat's answers: answered, correct and accuracy."""
     fake.send_message(alice_private(), ALICE, "/me")
     empty = await fake.wait_for_call("sendMessage")
@@ -153,7 +155,7 @@ async def test_me_reports_answered_correct_and_accuracy(fake: FakeBotApi, bot: R
 
 
 async def test_questions_do_not_repeat_before_the_deck_is_done(
-    fake: FakeBotApi, bot: RunningBot
+    fake: BotApiServer, bot: RunningBot
 ) -> None:
     """Five /quiz in a row show the deck's five questions, each once."""
     texts = []
@@ -165,7 +167,7 @@ async def test_questions_do_not_repeat_before_the_deck_is_done(
 
 
 async def test_question_asked_before_restart_is_scored_once_after_it(
-    fake: FakeBotApi, start_bot: StartBot
+    fake: BotApiServer, start_bot: StartBot
 ) -> None:
     """An ask stored before a restart is answerable after it, and counts once."""
     async with start_bot():
@@ -182,7 +184,7 @@ async def test_question_asked_before_restart_is_scored_once_after_it(
 
 
 async def _assert_refused_and_nothing_written(
-    fake: FakeBotApi, running: RunningBot, query_id: str, question: StoredMessage
+    fake: BotApiServer, running: RunningBot, query_id: str, question: StoredMessage
 ) -> None:
     """The press got the alert; Alice's question is still open and nobody has a score."""
     answer = await fake.callback_answer(query_id)
@@ -201,7 +203,7 @@ async def _assert_refused_and_nothing_written(
     assert len(fake.message(ALICE.id, question.message_id).buttons) == 4
 
 
-async def test_unparseable_button_data_gets_an_alert(fake: FakeBotApi, bot: RunningBot) -> None:
+async def test_unparseable_button_data_gets_an_alert(fake: BotApiServer, bot: RunningBot) -> None:
     """Callback data that is not ours gets a polite alert and writes nothing."""
     question = await _quiz(fake)
     for data in ("garbage", "a:1:9", "a:-1:0", "a:1", "a:01:0", ""):
@@ -209,14 +211,14 @@ async def test_unparseable_button_data_gets_an_alert(fake: FakeBotApi, bot: Runn
         await _assert_refused_and_nothing_written(fake, bot, query, question)
 
 
-async def test_button_for_missing_ask_gets_an_alert(fake: FakeBotApi, bot: RunningBot) -> None:
+async def test_button_for_missing_ask_gets_an_alert(fake: BotApiServer, bot: RunningBot) -> None:
     """Well-formed data naming an ask that does not exist is refused."""
     question = await _quiz(fake)
     query = fake.press_button(alice_private(), ALICE, question.message_id, "a:999999:0")
     await _assert_refused_and_nothing_written(fake, bot, query, question)
 
 
-async def test_button_of_another_chat_gets_an_alert(fake: FakeBotApi, bot: RunningBot) -> None:
+async def test_button_of_another_chat_gets_an_alert(fake: BotApiServer, bot: RunningBot) -> None:
     """A press carrying another chat's ask id is refused and scores nothing for anyone."""
     question = await _quiz(fake)
     bob_chat = FakeChat.private(BOB)

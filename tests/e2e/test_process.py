@@ -4,19 +4,18 @@ from __future__ import annotations
 
 import asyncio
 import signal
-import sys
 from pathlib import Path
 
+from bot.playground.botapi import BotApiServer
 from tests.e2e.conftest import wait_for_polling
-from tests.e2e.helpers.process import REPO, bot_env, run_bot
-from tests.fakes import FakeBotApi
+from tests.e2e.helpers.process import REPO, bot_env, run_bot, spawn_bot
 
 SEED_COPY = REPO / "tests" / "content" / "data" / "nca-multi-gpu-5.txt"
 
 
-async def test_start_without_token_prints_one_line_on_getting_one(tmp_path: Path) -> None:
-    """With no token the bot exits 2 with one line naming @BotFather and .env, no traceback."""
-    code, out, err = await run_bot(cwd=tmp_path, env=bot_env())
+async def test_run_without_token_prints_one_line_on_getting_one(tmp_path: Path) -> None:
+    """`run` with no token exits 2 with one line naming @BotFather and .env, no traceback."""
+    code, out, err = await run_bot("run", cwd=tmp_path, env=bot_env())
     assert code == 2
     assert out == ""
     lines = err.strip().splitlines()
@@ -24,6 +23,16 @@ async def test_start_without_token_prints_one_line_on_getting_one(tmp_path: Path
     assert "@BotFather" in lines[0]
     assert "TELEGRAM_BOT_TOKEN" in lines[0]
     assert ".env" in lines[0]
+    assert "Traceback" not in err
+
+
+async def test_webhook_mode_without_token_is_an_error_not_the_playground(tmp_path: Path) -> None:
+    """Where a token is expected (a webhook URL is set), a missing one is the clear error."""
+    env = bot_env(QUIZBOT_WEBHOOK_URL="https://bot.example.org/hook", QUIZBOT_WEBHOOK_SECRET="s")
+    code, out, err = await run_bot(cwd=tmp_path, env=env)
+    assert code == 2
+    assert "playground" not in out
+    assert "TELEGRAM_BOT_TOKEN" in err
     assert "Traceback" not in err
 
 
@@ -37,22 +46,14 @@ async def test_invalid_setting_names_the_variable(tmp_path: Path) -> None:
     assert "Traceback" not in err
 
 
-async def test_sigterm_stops_the_bot_cleanly(tmp_path: Path, fake: FakeBotApi) -> None:
+async def test_sigterm_stops_the_bot_cleanly(tmp_path: Path, fake: BotApiServer) -> None:
     """SIGTERM while polling ends the process with status 0, never logging the token."""
     env = bot_env(
         TELEGRAM_BOT_TOKEN=fake.token,
         QUIZBOT_API_BASE_URL=fake.url,
         QUIZBOT_DATABASE=str(tmp_path / "quiz.sqlite3"),
     )
-    proc = await asyncio.create_subprocess_exec(
-        sys.executable,
-        "-m",
-        "bot",
-        cwd=tmp_path,
-        env=env,
-        stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.PIPE,
-    )
+    proc = await spawn_bot(cwd=tmp_path, env=env)
     await wait_for_polling(fake, timeout=30)
     proc.send_signal(signal.SIGTERM)
     out, err = await asyncio.wait_for(proc.communicate(), timeout=30)

@@ -9,12 +9,12 @@ import logging
 import pytest
 
 from bot.app import RunningBot
+from bot.playground.botapi import ApiError, BotApiServer, FakeChat
+from bot.playground.botapi.faults import NGINX_BAD_GATEWAY
 from tests.e2e.conftest import ALICE, alice_private
 from tests.e2e.helpers.faults import TRANSIENT, settle
 from tests.e2e.helpers.group import MEMBERS
-from tests.fakes import ApiError, FakeBotApi, FakeChat
 from tests.fakes.clock import FakeClock
-from tests.fakes.faults import NGINX_BAD_GATEWAY
 
 GROUP = FakeChat.supergroup(-1009500000001, "Quiet group")
 TOO_OLD = ApiError(
@@ -28,7 +28,7 @@ def assert_quiet(caplog: pytest.LogCaptureFixture) -> None:
     assert noisy == [], [f"{r.name}: {r.getMessage()}" for r in noisy]
 
 
-async def _question(fake: FakeBotApi, bot: RunningBot, chat: FakeChat) -> tuple[int, str]:
+async def _question(fake: BotApiServer, bot: RunningBot, chat: FakeChat) -> tuple[int, str]:
     fake.send_message(chat, MEMBERS[0], "/quiz")
     await fake.wait_until(
         lambda: any(m.callback_data for m in fake.bot_messages(chat.id)), 10, what="a question"
@@ -40,7 +40,7 @@ async def _question(fake: FakeBotApi, bot: RunningBot, chat: FakeChat) -> tuple[
 
 @pytest.mark.parametrize("fault", [*TRANSIENT, "too-old"])
 async def test_a_press_whose_answer_fails_is_one_quiet_line(
-    fake: FakeBotApi, bot: RunningBot, caplog: pytest.LogCaptureFixture, fault: str
+    fake: BotApiServer, bot: RunningBot, caplog: pytest.LogCaptureFixture, fault: str
 ) -> None:
     """The toast of a group press fails (every transient fault, or Telegram says the press is
     too old): the answer is recorded, the log has no traceback."""
@@ -60,7 +60,7 @@ async def test_a_press_whose_answer_fails_is_one_quiet_line(
 
 
 async def test_an_html_502_on_an_owed_message_is_retried_quietly(
-    fake: FakeBotApi, bot: RunningBot, clock: FakeClock, caplog: pytest.LogCaptureFixture
+    fake: BotApiServer, bot: RunningBot, clock: FakeClock, caplog: pytest.LogCaptureFixture
 ) -> None:
     """Telegram's front end answers a question's post with an HTML 502 page: a transient
     fault (not "invalid JSON" with a traceback); the question is posted on the retry."""
@@ -77,7 +77,7 @@ async def test_an_html_502_on_an_owed_message_is_retried_quietly(
 
 @pytest.mark.parametrize("fault", ["502", "nginx-502", "dropped"])
 async def test_a_failing_long_poll_is_one_quiet_line_and_polling_goes_on(
-    fake: FakeBotApi, bot: RunningBot, caplog: pytest.LogCaptureFixture, fault: str
+    fake: BotApiServer, bot: RunningBot, caplog: pytest.LogCaptureFixture, fault: str
 ) -> None:
     """getUpdates fails (a 5xx, an HTML page, a dropped connection): one warning, and the next
     poll takes the updates."""

@@ -8,6 +8,7 @@ from random import Random
 
 from bot.app import RunningBot, running_bot
 from bot.config import Settings
+from bot.playground.botapi import BotApiServer, FakeChat, FakeUser
 from tests.e2e.conftest import ALICE, alice_private, wait_for_polling
 from tests.e2e.helpers.daily import fan_out
 from tests.e2e.helpers.group import (
@@ -19,18 +20,17 @@ from tests.e2e.helpers.group import (
     press_all,
     right_and_wrong,
 )
-from tests.fakes import FakeBotApi, FakeChat, FakeUser
 from tests.fakes.clock import FakeClock
 
 
-async def _private(fake: FakeBotApi, text: str, user: FakeUser = ALICE) -> str:
+async def _private(fake: BotApiServer, text: str, user: FakeUser = ALICE) -> str:
     since = len(fake.calls)
     fake.send_message(FakeChat.private(user), user, text)
     call = await fake.wait_for_call("sendMessage", since=since)
     return str(call.params["text"])
 
 
-async def _miss_in_group(fake: FakeBotApi, bot: RunningBot, clock: FakeClock) -> str:
+async def _miss_in_group(fake: BotApiServer, bot: RunningBot, clock: FakeClock) -> str:
     question = await group_quiz(fake)
     ask_id = ask_id_of(question)
     _, wrong, _ = await right_and_wrong(bot, question)
@@ -42,7 +42,7 @@ async def _miss_in_group(fake: FakeBotApi, bot: RunningBot, clock: FakeClock) ->
 
 
 async def test_a_group_miss_is_due_in_private_review_the_next_day(
-    fake: FakeBotApi, bot: RunningBot, clock: FakeClock
+    fake: BotApiServer, bot: RunningBot, clock: FakeClock
 ) -> None:
     """Missed in a group today: nothing due until tomorrow, then /review asks that question."""
     question_id = await _miss_in_group(fake, bot, clock)
@@ -73,7 +73,7 @@ async def test_a_group_miss_is_due_in_private_review_the_next_day(
 
 
 async def test_review_in_a_group_points_to_the_private_chat(
-    fake: FakeBotApi, bot: RunningBot
+    fake: BotApiServer, bot: RunningBot
 ) -> None:
     """/review in a group answers with a link button that opens the private chat."""
     since = len(fake.calls)
@@ -83,7 +83,7 @@ async def test_review_in_a_group_points_to_the_private_chat(
     assert buttons[0]["url"].endswith("?start=review")
 
 
-async def test_nothing_due_offers_a_normal_question(fake: FakeBotApi, bot: RunningBot) -> None:
+async def test_nothing_due_offers_a_normal_question(fake: BotApiServer, bot: RunningBot) -> None:
     """With no cards, /review says so and its button asks an ordinary question."""
     since = len(fake.calls)
     fake.send_message(alice_private(), ALICE, "/review")
@@ -98,7 +98,7 @@ async def test_nothing_due_offers_a_normal_question(fake: FakeBotApi, bot: Runni
 
 
 async def test_a_private_daily_brings_the_due_review_when_there_is_one(
-    fake: FakeBotApi, bot: RunningBot, clock: FakeClock
+    fake: BotApiServer, bot: RunningBot, clock: FakeClock
 ) -> None:
     """With /daily in private, the day's question is the learner's most overdue card."""
     clock.set(datetime(2026, 12, 2, 9, 0, tzinfo=UTC))
@@ -133,7 +133,7 @@ questions:
 
 
 async def test_a_question_missed_eight_times_is_marked_as_a_leech_in_me(
-    fake: FakeBotApi, settings: Settings, clock: FakeClock, tmp_path: Path
+    fake: BotApiServer, settings: Settings, clock: FakeClock, tmp_path: Path
 ) -> None:
     """Eight misses of one question: private /me lists it under Leeches; seven do not."""
     content = tmp_path / "decks"
@@ -154,7 +154,7 @@ async def test_a_question_missed_eight_times_is_marked_as_a_leech_in_me(
 
 
 async def test_a_card_missed_in_the_session_comes_back_once_at_its_end(
-    fake: FakeBotApi, bot: RunningBot, clock: FakeClock
+    fake: BotApiServer, bot: RunningBot, clock: FakeClock
 ) -> None:
     """Two due cards, the first missed again: asked first, second, then the first once more."""
     first = await _miss_in_group(fake, bot, clock)

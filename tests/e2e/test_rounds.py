@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from bot.app import RunningBot
+from bot.playground.botapi import BotApiServer
 from tests.e2e.conftest import ALICE, alice_private
 from tests.e2e.helpers.group import GROUP, MEMBERS, TOPIC, group_quiz, press_all, right_and_wrong
-from tests.fakes import FakeBotApi
 from tests.fakes.clock import FakeClock
 
 
-async def _private(fake: FakeBotApi, text: str) -> str:
+async def _private(fake: BotApiServer, text: str) -> str:
     since = len(fake.calls)
     fake.send_message(alice_private(), ALICE, text)
     call = await fake.wait_for_call("sendMessage", since=since)
@@ -17,7 +17,7 @@ async def _private(fake: FakeBotApi, text: str) -> str:
 
 
 async def test_private_round_offers_next_and_ends_with_a_summary(
-    fake: FakeBotApi, bot: RunningBot, clock: FakeClock
+    fake: BotApiServer, bot: RunningBot, clock: FakeClock
 ) -> None:
     """Each explanation carries Next ▶ until the last answer, which ends with score and review."""
     fake.send_message(alice_private(), ALICE, "/quiz 3")
@@ -54,7 +54,7 @@ async def test_private_round_offers_next_and_ends_with_a_summary(
     assert len(fake.calls_to("sendMessage")) == 6
 
 
-async def test_next_pressed_twice_asks_one_question(fake: FakeBotApi, bot: RunningBot) -> None:
+async def test_next_pressed_twice_asks_one_question(fake: BotApiServer, bot: RunningBot) -> None:
     """A second press on the same Next ▶ does not ask another question."""
     fake.send_message(alice_private(), ALICE, "/quiz 5")
     call = await fake.wait_for_call("sendMessage")
@@ -77,7 +77,7 @@ async def test_next_pressed_twice_asks_one_question(fake: FakeBotApi, bot: Runni
 
 
 async def test_bad_round_sizes_get_usage_and_a_second_round_is_refused(
-    fake: FakeBotApi, bot: RunningBot
+    fake: BotApiServer, bot: RunningBot
 ) -> None:
     """/quiz 0, /quiz 21 and /quiz -1 get a usage line; a second /quiz N says one is running
     (/quiz x is a topic name: tests/e2e/test_topics.py)."""
@@ -95,7 +95,7 @@ async def test_bad_round_sizes_get_usage_and_a_second_round_is_refused(
 
 
 async def test_stop_ends_a_private_round_with_its_summary(
-    fake: FakeBotApi, bot: RunningBot
+    fake: BotApiServer, bot: RunningBot
 ) -> None:
     """/stop ends the running round at once with a summary; with none running it says so."""
     await _private(fake, "/quiz 5")
@@ -104,7 +104,7 @@ async def test_stop_ends_a_private_round_with_its_summary(
 
 
 async def test_group_round_posts_questions_back_to_back_and_a_leaderboard(
-    fake: FakeBotApi, bot: RunningBot, clock: FakeClock
+    fake: BotApiServer, bot: RunningBot, clock: FakeClock
 ) -> None:
     """In a group each round question closes before the next, then the round's board follows."""
     question = await group_quiz(fake, text="/quiz 2")
@@ -129,7 +129,9 @@ async def test_group_round_posts_questions_back_to_back_and_a_leaderboard(
     assert "🥈 Member1 — <b>1</b> of 2 right" in text
 
 
-async def test_group_stop_is_for_the_starter_or_an_admin(fake: FakeBotApi, bot: RunningBot) -> None:
+async def test_group_stop_is_for_the_starter_or_an_admin(
+    fake: BotApiServer, bot: RunningBot
+) -> None:
     """Another member's /stop is refused; the starter's closes the question and ends the round."""
     question = await group_quiz(fake, MEMBERS[0], text="/quiz 3")
     refused = await group_quiz(fake, MEMBERS[1], text="/stop")

@@ -10,14 +10,14 @@ import pytest
 
 from bot.app import running_bot
 from bot.config import Settings
+from bot.playground.botapi import BotApiServer
 from tests.e2e.conftest import ALICE, alice_private, wait_for_polling
-from tests.fakes import FakeBotApi
 from tests.fakes.clock import FakeClock
 
 
 @pytest.fixture
 async def default_bot(
-    settings: Settings, clock: FakeClock, fake: FakeBotApi
+    settings: Settings, clock: FakeClock, fake: BotApiServer
 ) -> AsyncIterator[None]:
     shipped = settings.model_copy(
         update={"default_deck": Settings.model_fields["default_deck"].default}
@@ -27,7 +27,7 @@ async def default_bot(
         yield
 
 
-async def _say(fake: FakeBotApi, text: str) -> str:
+async def _say(fake: BotApiServer, text: str) -> str:
     since = len(fake.calls)
     fake.send_message(alice_private(), ALICE, text)
     call = await fake.wait_for_call("sendMessage", since=since)
@@ -35,7 +35,7 @@ async def _say(fake: FakeBotApi, text: str) -> str:
 
 
 async def test_the_real_deck_is_the_default_and_the_seed_deck_is_selectable(
-    fake: FakeBotApi, default_bot: None
+    fake: BotApiServer, default_bot: None
 ) -> None:
     """A new chat gets the multi-GPU deck; /deck lists the seed deck, which can be chosen."""
     question = await _say(fake, "/quiz")
@@ -48,7 +48,7 @@ async def test_the_real_deck_is_the_default_and_the_seed_deck_is_selectable(
 
 
 async def test_a_seed_question_with_a_research_note_shows_it_after_the_explanation(
-    fake: FakeBotApi, default_bot: None
+    fake: BotApiServer, default_bot: None
 ) -> None:
     """Playing the whole seed deck: exactly its three noted questions show a 📝 note."""
     await _say(fake, "/deck nca-multi-gpu-5")

@@ -11,9 +11,9 @@ import pytest
 from bot.app import RunningBot, running_bot
 from bot.config import Settings
 from bot.core.model import EPOCH, Ask
+from bot.playground.botapi import ApiCall, BotApiServer, StoredMessage
 from tests.e2e.conftest import ALICE, alice_private, wait_for_polling
 from tests.e2e.helpers.group import GROUP, MEMBERS, TOPIC, close_open_questions, group_quiz
-from tests.fakes import ApiCall, FakeBotApi, StoredMessage
 from tests.fakes.clock import FakeClock
 
 TOPIC_OF = re.compile(r"^❓ <b>[^<]*</b> · <i>([^<]*)</i>")
@@ -21,7 +21,7 @@ TOPIC_OF = re.compile(r"^❓ <b>[^<]*</b> · <i>([^<]*)</i>")
 
 @pytest.fixture
 async def shipped(
-    settings: Settings, clock: FakeClock, fake: FakeBotApi
+    settings: Settings, clock: FakeClock, fake: BotApiServer
 ) -> AsyncIterator[RunningBot]:
     """The bot on the shipped default deck (86 questions in 11 topics)."""
     default = settings.model_copy(
@@ -32,7 +32,7 @@ async def shipped(
         yield running
 
 
-async def _say(fake: FakeBotApi, text: str) -> str:
+async def _say(fake: BotApiServer, text: str) -> str:
     """Alice's private command and the text of the bot's first message after it."""
     since = len(fake.calls)
     fake.send_message(alice_private(), ALICE, text)
@@ -46,7 +46,7 @@ def _topic(text: str) -> str:
     return found[1]
 
 
-async def _questions_sent(fake: FakeBotApi, chat_id: int) -> list[ApiCall]:
+async def _questions_sent(fake: BotApiServer, chat_id: int) -> list[ApiCall]:
     await fake.idle()
     return [
         c
@@ -62,7 +62,7 @@ async def _ask_of(bot: RunningBot, question: StoredMessage) -> Ask:
 
 
 async def _answer(
-    fake: FakeBotApi, bot: RunningBot, question: StoredMessage, *, right: bool
+    fake: BotApiServer, bot: RunningBot, question: StoredMessage, *, right: bool
 ) -> StoredMessage:
     """Alice presses the right (or a wrong) option; the explanation reply that follows."""
     ask = await _ask_of(bot, question)
@@ -76,7 +76,7 @@ async def _answer(
 
 
 async def _private_round(
-    fake: FakeBotApi, bot: RunningBot, command: str, rights: list[bool]
+    fake: BotApiServer, bot: RunningBot, command: str, rights: list[bool]
 ) -> list[tuple[str, Ask]]:
     """Alice plays a private round, right or wrong as `rights` says: each question's topic as
     shown and its ask."""
@@ -105,7 +105,7 @@ def _rows(text: str) -> list[str]:
 
 
 async def test_topics_before_and_after_answering_within_the_90_day_window(
-    fake: FakeBotApi, shipped: RunningBot, clock: FakeClock
+    fake: BotApiServer, shipped: RunningBot, clock: FakeClock
 ) -> None:
     """/topics starts with all 11 topics not started; after a round on nccl (2 of 3 right) nccl
     leads, weakest first, with its review due the next day; 91 days on the answers no longer
@@ -133,7 +133,9 @@ async def test_topics_before_and_after_answering_within_the_90_day_window(
     assert nccl.endswith("1 due")
 
 
-async def test_quiz_3_nccl_asks_only_nccl_questions(fake: FakeBotApi, shipped: RunningBot) -> None:
+async def test_quiz_3_nccl_asks_only_nccl_questions(
+    fake: BotApiServer, shipped: RunningBot
+) -> None:
     """A round on a topic asks three different questions, all of that topic."""
     played = await _private_round(fake, shipped, "/quiz nccl 3", [True, True, True])
     assert _topics(played) == ["nccl"] * 3
@@ -143,7 +145,7 @@ async def test_quiz_3_nccl_asks_only_nccl_questions(fake: FakeBotApi, shipped: R
 
 
 async def test_a_prefix_finds_its_topic_and_an_ambiguous_one_lists_them(
-    fake: FakeBotApi, shipped: RunningBot
+    fake: BotApiServer, shipped: RunningBot
 ) -> None:
     """`/quiz net` asks a networking question; `/quiz in` (inference or interconnects) gets
     the topic list and asks nothing."""
@@ -155,7 +157,7 @@ async def test_a_prefix_finds_its_topic_and_an_ambiguous_one_lists_them(
 
 
 async def test_an_unknown_topic_lists_the_topics_and_writes_nothing(
-    fake: FakeBotApi, shipped: RunningBot
+    fake: BotApiServer, shipped: RunningBot
 ) -> None:
     """`/quiz 5 <b>cuda` echoes the name safely, lists the 11 topics, and asks nothing."""
     listed = await _say(fake, "/quiz 5 <b>cuda")
@@ -170,7 +172,7 @@ async def test_an_unknown_topic_lists_the_topics_and_writes_nothing(
 
 
 async def test_me_shows_the_mastery_block_and_points_at_the_weakest(
-    fake: FakeBotApi, shipped: RunningBot
+    fake: BotApiServer, shipped: RunningBot
 ) -> None:
     """Below the stats, private /me shows a <pre> block of the topics started, weakest first,
     and the command to practise the weakest."""
@@ -188,7 +190,7 @@ async def test_me_shows_the_mastery_block_and_points_at_the_weakest(
 
 
 async def test_group_quiz_on_a_topic_and_topics_for_a_member(
-    fake: FakeBotApi, shipped: RunningBot, clock: FakeClock
+    fake: BotApiServer, shipped: RunningBot, clock: FakeClock
 ) -> None:
     """In a group /quiz stor asks a storage question in the forum topic, /quiz 2 inf runs a
     round of inference questions, and /topics is the member's own, named."""

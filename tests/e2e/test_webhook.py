@@ -23,11 +23,11 @@ from bot.app import RunningBot, running_bot
 from bot.application import build_application, initialized
 from bot.config import describe_settings_error
 from bot.core.model import Ask
+from bot.playground.botapi import BotApiServer, StoredMessage
 from bot.runners.webhook import SECRET_HEADER, webhook
 from tests.e2e.conftest import ALICE, StartHooked, alice_private
 from tests.e2e.helpers.process import bot_env, run_bot
 from tests.e2e.helpers.webhook import HOOK_PATH, SECRET, SECRET_ONLY, plain_settings
-from tests.fakes import FakeBotApi, StoredMessage
 from tests.fakes.clock import FakeClock
 
 
@@ -54,7 +54,7 @@ def _start_update(update_id: int) -> bytes:
     return json.dumps({"update_id": update_id, "message": message}).encode()
 
 
-async def _quiz(fake: FakeBotApi) -> StoredMessage:
+async def _quiz(fake: BotApiServer) -> StoredMessage:
     since = len(fake.calls)
     fake.send_message(alice_private(), ALICE, "/quiz")
     call = await fake.wait_for_call("sendMessage", since=since)
@@ -68,7 +68,7 @@ async def _ask(running: RunningBot, question: StoredMessage) -> Ask:
 
 
 async def test_start_sets_the_webhook_and_stop_leaves_it_set(
-    fake: FakeBotApi, start_hooked: StartHooked, base: str
+    fake: BotApiServer, start_hooked: StartHooked, base: str
 ) -> None:
     """setWebhook gets the URL, secret, allowed updates, max_connections and keeps pending
     updates; the bot never polls, and stopping does not delete the webhook."""
@@ -84,7 +84,9 @@ async def test_start_sets_the_webhook_and_stop_leaves_it_set(
     assert fake.webhook.url == f"{base}{HOOK_PATH}"
 
 
-async def test_a_private_quiz_works_over_the_webhook(fake: FakeBotApi, hooked: RunningBot) -> None:
+async def test_a_private_quiz_works_over_the_webhook(
+    fake: BotApiServer, hooked: RunningBot
+) -> None:
     """/start, /quiz and a right press all arrive by webhook and are answered as in polling."""
     fake.send_message(alice_private(), ALICE, "/start")
     greeting = await fake.wait_for_call("sendMessage")
@@ -103,7 +105,7 @@ async def test_a_private_quiz_works_over_the_webhook(fake: FakeBotApi, hooked: R
 
 
 async def test_a_wrong_or_missing_secret_is_refused_and_nothing_is_processed(
-    fake: FakeBotApi, hooked: RunningBot, base: str
+    fake: BotApiServer, hooked: RunningBot, base: str
 ) -> None:
     """Without the right X-Telegram-Bot-Api-Secret-Token an update gets 401 and no answer."""
     url = f"{base}{HOOK_PATH}"
@@ -124,7 +126,7 @@ async def test_a_wrong_or_missing_secret_is_refused_and_nothing_is_processed(
     "body", [b"not json", b"[1, 2]", b'{"message": {}}', b'{"update_id": "7"}', b""]
 )
 async def test_a_body_that_is_no_update_gets_400(
-    fake: FakeBotApi, hooked: RunningBot, base: str, body: bytes
+    fake: BotApiServer, hooked: RunningBot, base: str, body: bytes
 ) -> None:
     """Non-JSON or non-update bodies get 400 Bad Request and nothing is processed."""
     headers = {"Content-Type": "application/json", SECRET_HEADER: SECRET}
@@ -142,7 +144,7 @@ async def test_only_post_on_the_webhook_path_takes_updates(hooked: RunningBot, b
 
 
 async def test_a_storage_failure_answers_500_and_the_redelivery_is_recorded_once(
-    fake: FakeBotApi, hooked: RunningBot, monkeypatch: pytest.MonkeyPatch
+    fake: BotApiServer, hooked: RunningBot, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A press whose storage fails gets 5xx; the fake delivers it again and it counts once."""
     question = await _quiz(fake)
@@ -175,7 +177,7 @@ async def test_a_storage_failure_answers_500_and_the_redelivery_is_recorded_once
 
 
 async def test_updates_sent_while_the_bot_is_down_arrive_once_it_is_back(
-    fake: FakeBotApi, start_hooked: StartHooked
+    fake: BotApiServer, start_hooked: StartHooked
 ) -> None:
     """Deliveries to a stopped bot fail and are retried; the restarted bot gets them in order."""
     async with start_hooked():
@@ -190,7 +192,7 @@ async def test_updates_sent_while_the_bot_is_down_arrive_once_it_is_back(
 
 
 async def test_healthz_and_readyz_follow_the_webhook(
-    fake: FakeBotApi, hooked: RunningBot, base: str
+    fake: BotApiServer, hooked: RunningBot, base: str
 ) -> None:
     """/healthz is 200 while up; /readyz is 503 while the webhook is not ours, then 200."""
     assert await _http("GET", f"{base}/healthz") == (200, "ok\n")
@@ -208,7 +210,7 @@ async def test_healthz_and_readyz_follow_the_webhook(
 
 @asynccontextmanager
 async def _bare_webhook(
-    fake: FakeBotApi,
+    fake: BotApiServer,
     tmp_path: Path,
     database_ready: Callable[[], Awaitable[bool]],
     **options: Any,
@@ -233,7 +235,7 @@ async def _bare_webhook(
 
 
 async def test_readyz_is_503_while_the_database_is_not_ready(
-    fake: FakeBotApi, tmp_path: Path
+    fake: BotApiServer, tmp_path: Path
 ) -> None:
     """/readyz asks database_ready() on every probe: False or an error is 503, True is 200."""
     state: dict[str, bool | Exception] = {"ready": False}
@@ -253,7 +255,7 @@ async def test_readyz_is_503_while_the_database_is_not_ready(
         assert (await _http("GET", f"{base}/healthz"))[0] == 200
 
 
-async def test_metrics_are_served_when_given(fake: FakeBotApi, tmp_path: Path) -> None:
+async def test_metrics_are_served_when_given(fake: BotApiServer, tmp_path: Path) -> None:
     """GET /metrics serves the given callable's body and content type (404 without one)."""
 
     async def ready() -> bool:
@@ -277,7 +279,7 @@ async def test_metrics_are_served_when_given(fake: FakeBotApi, tmp_path: Path) -
 
 
 async def test_polling_serves_the_probes_on_the_http_port(
-    fake: FakeBotApi, tmp_path: Path, clock: FakeClock, port: int, base: str
+    fake: BotApiServer, tmp_path: Path, clock: FakeClock, port: int, base: str
 ) -> None:
     """With QUIZBOT_HTTP_PORT, a polling bot serves /healthz and /readyz but no webhook."""
     settings = plain_settings(fake, tmp_path, http_port=port, http_listen="127.0.0.1")
@@ -291,7 +293,7 @@ async def test_polling_serves_the_probes_on_the_http_port(
     assert fake.calls_to("setWebhook") == []
 
 
-def test_a_webhook_url_without_a_secret_is_refused(fake: FakeBotApi, tmp_path: Path) -> None:
+def test_a_webhook_url_without_a_secret_is_refused(fake: BotApiServer, tmp_path: Path) -> None:
     """QUIZBOT_WEBHOOK_URL without QUIZBOT_WEBHOOK_SECRET stops the start with a clear line."""
     with pytest.raises(ValidationError) as error:
         plain_settings(fake, tmp_path, webhook_url="https://bot.example.com/telegram")
@@ -331,7 +333,7 @@ async def test_the_secret_stays_out_of_the_logs_even_at_debug(
 
 
 async def test_a_reply_stuck_behind_a_send_window_does_not_hold_the_delivery_open(
-    fake: FakeBotApi, hooked: RunningBot, monkeypatch: pytest.MonkeyPatch
+    fake: BotApiServer, hooked: RunningBot, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """An update still sending after the time limit is answered 200 (no redelivery), and its
     reply still goes out once."""

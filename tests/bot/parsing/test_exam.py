@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from bot.parsing import Usage
 from bot.parsing.exams import EXAM_USAGE, TOO_BIG, ExamRequest, parse_exam
-from tests.fakes import parse_html
+from bot.playground.botapi import parse_html
 
 
 @given(st.text(alphabet=st.characters(codec=None), max_size=300))

@@ -8,10 +8,10 @@ import pytest
 
 from bot.core.exams.views import ExamResult, ExamView, MissView
 from bot.core.model import Exam, ExamEnd, ExamItem
+from bot.playground.botapi import parse_html, utf16_len
 from bot.render.exams import exam_keyboard, exam_message, minutes_left, miss_message, result_message
 from content.loader import DEFAULT_CONTENT_DIR, load_decks
 from content.models import Deck, Question
-from tests.fakes import parse_html, utf16_len
 
 START = datetime(2026, 12, 2, 9, 0, tzinfo=UTC)
 DECKS = load_decks(DEFAULT_CONTENT_DIR)

@@ -10,9 +10,9 @@ from hypothesis import strategies as st
 
 from bot.core.model import Report, ReportReason, ReportStatus
 from bot.core.reports.owed import ReportView
+from bot.playground.botapi import parse_html, utf16_len
 from bot.render.reports import fit, report_message
 from content.models import Question
-from tests.fakes import parse_html, utf16_len
 
 NOW = datetime(2026, 12, 3, 10, 30, tzinfo=UTC)
 WIDE = "🧪"  # two UTF-16 code units, as Telegram counts

@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 from bot.core.model import Card, Learned, UserStats
 from bot.core.rules.mastery import Mastery, mastery_of, resolve_topic
 from bot.core.topics import PrivateMe
+from bot.playground.botapi.html import parse_html
 from bot.render.text import utf16_len
 from bot.render.topics import (
     MESSAGE_LIMIT,
@@ -20,7 +21,6 @@ from bot.render.topics import (
     topics_message,
 )
 from tests.builders import topic_deck
-from tests.fakes.html import parse_html
 
 NOW = datetime(2026, 12, 2, 9, 0, tzinfo=UTC)
 DECK = topic_deck({"memory": 4, "nccl": 4, "storage": 2, "topology": 3})

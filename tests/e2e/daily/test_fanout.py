@@ -8,6 +8,7 @@ from zoneinfo import ZoneInfo
 from bot.app import RunningBot, running_bot
 from bot.config import Settings
 from bot.core.model import ChatKind, ChatRef, PushStatus
+from bot.playground.botapi import ApiError, BotApiServer, FakeChat, RateLimits
 from tests.e2e.conftest import StartBot, wait_for_polling
 from tests.e2e.helpers.daily import ADMIN, GROUP
 from tests.e2e.helpers.daily import fan_out as _fan_out
@@ -15,12 +16,11 @@ from tests.e2e.helpers.daily import push as _push
 from tests.e2e.helpers.daily import questions as _questions
 from tests.e2e.helpers.daily import say as _say
 from tests.e2e.helpers.group import MEMBERS, tick
-from tests.fakes import ApiError, FakeBotApi, FakeChat, RateLimits
 from tests.fakes.clock import FakeClock
 
 
 async def test_fan_out_within_limits_still_answers_interactive_traffic(
-    fake: FakeBotApi, settings: Settings, clock: FakeClock
+    fake: BotApiServer, settings: Settings, clock: FakeClock
 ) -> None:
     """80 groups due at once under enforced limits: no 429, one push each, /quiz still served."""
     scale = 20
@@ -53,7 +53,7 @@ async def test_fan_out_within_limits_still_answers_interactive_traffic(
 
 
 async def test_429_storm_is_waited_out_and_nothing_is_lost_or_doubled(
-    fake: FakeBotApi, bot: RunningBot, clock: FakeClock
+    fake: BotApiServer, bot: RunningBot, clock: FakeClock
 ) -> None:
     """429s with retry_after are waited and retried: every chat gets exactly one push."""
     chats = [FakeChat.supergroup(-1005580000 - i, f"S{i}") for i in range(5)]
@@ -69,7 +69,7 @@ async def test_429_storm_is_waited_out_and_nothing_is_lost_or_doubled(
 
 
 async def test_daily_question_closes_with_a_reveal_after_the_open_hours(
-    fake: FakeBotApi, bot: RunningBot, clock: FakeClock
+    fake: BotApiServer, bot: RunningBot, clock: FakeClock
 ) -> None:
     """A daily group question takes answers for QUIZBOT_DAILY_OPEN_HOURS, then is revealed."""
     fake.set_admins(GROUP.id, [ADMIN.id])
@@ -91,7 +91,7 @@ async def test_daily_question_closes_with_a_reveal_after_the_open_hours(
 
 
 async def test_graceful_stop_mid_fan_out_parks_the_rest_and_duplicates_nothing(
-    fake: FakeBotApi, start_bot: StartBot, clock: FakeClock
+    fake: BotApiServer, start_bot: StartBot, clock: FakeClock
 ) -> None:
     """Stopping during a fan-out finishes in-flight sends; the restart sends the rest, once each."""
     chats = [FakeChat.supergroup(-1005590000 - i, f"P{i}") for i in range(60)]

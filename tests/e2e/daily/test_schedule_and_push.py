@@ -10,6 +10,7 @@ import pytest
 from bot.app import RunningBot
 from bot.core.delivery import BACKOFF_SECONDS
 from bot.core.model import PushStatus
+from bot.playground.botapi import ApiError, BotApiServer, FakeChat
 from tests.e2e.conftest import StartBot
 from tests.e2e.helpers.daily import ADMIN, GROUP
 from tests.e2e.helpers.daily import fan_out as _fan_out
@@ -17,12 +18,11 @@ from tests.e2e.helpers.daily import push as _push
 from tests.e2e.helpers.daily import questions as _questions
 from tests.e2e.helpers.daily import say as _say
 from tests.e2e.helpers.group import MEMBERS
-from tests.fakes import ApiError, FakeBotApi, FakeChat
 from tests.fakes.clock import FakeClock
 
 
 async def test_daily_commands_validate_refuse_and_report(
-    fake: FakeBotApi, bot: RunningBot, clock: FakeClock
+    fake: BotApiServer, bot: RunningBot, clock: FakeClock
 ) -> None:
     """Bad input gets usage, non-admins a refusal, admins a schedule /daily then shows."""
     fake.set_admins(GROUP.id, [ADMIN.id])
@@ -44,7 +44,7 @@ async def test_daily_commands_validate_refuse_and_report(
     assert (await _say(fake, ADMIN, "/daily")).startswith("The daily question is off.")
 
 
-async def test_deck_lists_and_switching_is_for_admins(fake: FakeBotApi, bot: RunningBot) -> None:
+async def test_deck_lists_and_switching_is_for_admins(fake: BotApiServer, bot: RunningBot) -> None:
     """/deck shows the chat's deck; /deck ID by a non-admin or for an unknown id changes nothing."""
     fake.set_admins(GROUP.id, [ADMIN.id])
     shown = await _say(fake, MEMBERS[1], "/deck")
@@ -55,7 +55,7 @@ async def test_deck_lists_and_switching_is_for_admins(fake: FakeBotApi, bot: Run
 
 
 async def test_private_user_sets_their_own_daily_and_gets_it_once(
-    fake: FakeBotApi, bot: RunningBot, clock: FakeClock
+    fake: BotApiServer, bot: RunningBot, clock: FakeClock
 ) -> None:
     """In a private chat the user sets the schedule; the push comes at the slot, once."""
     user = MEMBERS[5]
@@ -86,7 +86,12 @@ async def test_private_user_sets_their_own_daily_and_gets_it_once(
     ],
 )
 async def test_pushes_follow_local_time_across_dst_exactly_once_a_day(
-    fake: FakeBotApi, bot: RunningBot, clock: FakeClock, zone: str, local_time: str, days: list[str]
+    fake: BotApiServer,
+    bot: RunningBot,
+    clock: FakeClock,
+    zone: str,
+    local_time: str,
+    days: list[str],
 ) -> None:
     """Ticking every 30 minutes over three days around a change gives one push per day, on time."""
     fake.set_admins(GROUP.id, [ADMIN.id])
@@ -115,7 +120,7 @@ async def test_pushes_follow_local_time_across_dst_exactly_once_a_day(
 
 
 async def test_missed_push_is_caught_up_within_grace_and_skipped_after(
-    fake: FakeBotApi, start_bot: StartBot, clock: FakeClock, caplog: pytest.LogCaptureFixture
+    fake: BotApiServer, start_bot: StartBot, clock: FakeClock, caplog: pytest.LogCaptureFixture
 ) -> None:
     """Down over a slot: within 6 h it is sent once after start; a slot 7 h old is skipped."""
     fake.set_admins(GROUP.id, [ADMIN.id])
@@ -137,7 +142,7 @@ async def test_missed_push_is_caught_up_within_grace_and_skipped_after(
 
 
 async def test_ledger_resumes_after_a_crash_without_duplicates(
-    fake: FakeBotApi, start_bot: StartBot, clock: FakeClock
+    fake: BotApiServer, start_bot: StartBot, clock: FakeClock
 ) -> None:
     """Pushes left pending (one with its ask already made) are sent once after a restart;
     one recorded as sent before the crash is not sent again."""
@@ -180,7 +185,7 @@ async def test_ledger_resumes_after_a_crash_without_duplicates(
 
 
 async def test_removed_bot_turns_the_schedule_off_without_retrying(
-    fake: FakeBotApi, bot: RunningBot, clock: FakeClock
+    fake: BotApiServer, bot: RunningBot, clock: FakeClock
 ) -> None:
     """403 on a push marks the chat inactive, turns its schedule off and is not retried."""
     fake.set_admins(GROUP.id, [ADMIN.id])
@@ -204,7 +209,7 @@ async def test_removed_bot_turns_the_schedule_off_without_retrying(
 
 
 async def test_removal_update_turns_the_schedule_off_before_any_push(
-    fake: FakeBotApi, bot: RunningBot, clock: FakeClock
+    fake: BotApiServer, bot: RunningBot, clock: FakeClock
 ) -> None:
     """my_chat_member 'kicked' turns the chat's schedule off at once: its slot sends nothing."""
     fake.set_admins(GROUP.id, [ADMIN.id])
@@ -222,7 +227,7 @@ async def test_removal_update_turns_the_schedule_off_before_any_push(
 
 
 async def test_daily_set_in_a_forum_topic_is_posted_in_that_topic(
-    fake: FakeBotApi, bot: RunningBot, clock: FakeClock
+    fake: BotApiServer, bot: RunningBot, clock: FakeClock
 ) -> None:
     """/daily sent in a forum topic posts the question there; sent in General, in General."""
     forum = FakeChat.supergroup(-1005550009, "Forum", forum=True)
@@ -239,7 +244,7 @@ async def test_daily_set_in_a_forum_topic_is_posted_in_that_topic(
     assert _question_threads(fake, forum.id) == [7, None]
 
 
-def _question_threads(fake: FakeBotApi, chat_id: int) -> list[int | None]:
+def _question_threads(fake: BotApiServer, chat_id: int) -> list[int | None]:
     """The topic of each question the bot posted to a chat (sent with answer buttons)."""
     return [
         c.params.get("message_thread_id")
@@ -251,7 +256,7 @@ def _question_threads(fake: FakeBotApi, chat_id: int) -> list[int | None]:
 
 
 async def test_migrated_chat_gets_its_push_at_the_new_id(
-    fake: FakeBotApi, bot: RunningBot, clock: FakeClock
+    fake: BotApiServer, bot: RunningBot, clock: FakeClock
 ) -> None:
     """A push to a group that became a supergroup moves the chat and is sent to the new id."""
     old = FakeChat.group(-5550003, "Old group")
@@ -266,7 +271,7 @@ async def test_migrated_chat_gets_its_push_at_the_new_id(
 
 
 async def test_failures_retry_with_backoff_then_record_failed(
-    fake: FakeBotApi, bot: RunningBot, clock: FakeClock
+    fake: BotApiServer, bot: RunningBot, clock: FakeClock
 ) -> None:
     """Server errors are retried with the outbox's back-off, a bounded number of times, then
     the day is marked failed; another chat's push is not held back."""

@@ -4,6 +4,7 @@ an overdue exam is submitted at start-up, and an open one resumes where it was."
 from __future__ import annotations
 
 from bot.app import RunningBot
+from bot.playground.botapi import BotApiServer, internal_server_error
 from tests.e2e.conftest import ALICE, StartBot
 from tests.e2e.helpers.exam import (
     EXAM_MINUTES,
@@ -16,12 +17,11 @@ from tests.e2e.helpers.exam import (
     say,
     start_exam,
 )
-from tests.fakes import FakeBotApi, internal_server_error
 from tests.fakes.clock import FakeClock
 
 
 async def test_the_deadline_submits_the_exam_through_the_outbox(
-    fake: FakeBotApi, bot: RunningBot, clock: FakeClock
+    fake: BotApiServer, bot: RunningBot, clock: FakeClock
 ) -> None:
     """At the deadline the worker submits it: a failed send is retried, the message closed."""
     exam = await start_exam(fake)
@@ -51,7 +51,7 @@ async def test_the_deadline_submits_the_exam_through_the_outbox(
 
 
 async def test_a_press_after_the_deadline_submits_the_exam_at_once(
-    fake: FakeBotApi, bot: RunningBot, clock: FakeClock
+    fake: BotApiServer, bot: RunningBot, clock: FakeClock
 ) -> None:
     """Out of time before the worker came by: the press is not stored, the exam is submitted."""
     exam = await start_exam(fake)
@@ -64,7 +64,7 @@ async def test_a_press_after_the_deadline_submits_the_exam_at_once(
 
 
 async def test_an_open_exam_resumes_where_it_was_after_a_restart(
-    fake: FakeBotApi, start_bot: StartBot, clock: FakeClock
+    fake: BotApiServer, start_bot: StartBot, clock: FakeClock
 ) -> None:
     """After a restart its message still works; /exam offers Resume, which moves it to a new
     message at the same page, and the old message's buttons stop working cleanly."""
@@ -97,7 +97,7 @@ async def test_an_open_exam_resumes_where_it_was_after_a_restart(
 
 
 async def test_an_exam_overdue_at_start_up_is_submitted_at_once(
-    fake: FakeBotApi, start_bot: StartBot, clock: FakeClock
+    fake: BotApiServer, start_bot: StartBot, clock: FakeClock
 ) -> None:
     """The bot was down past the deadline: the result goes out on start, unasked."""
     async with start_bot():

@@ -4,6 +4,7 @@ result with its misses, and every press that must write nothing."""
 from __future__ import annotations
 
 from bot.app import RunningBot
+from bot.playground.botapi import BotApiServer, FakeChat
 from tests.e2e.conftest import ALICE, BOB
 from tests.e2e.helpers.exam import (
     EXAM_MINUTES,
@@ -17,12 +18,11 @@ from tests.e2e.helpers.exam import (
     say,
     start_exam,
 )
-from tests.fakes import FakeBotApi, FakeChat
 from tests.fakes.clock import FakeClock
 
 
 async def test_an_exam_is_answered_changed_flagged_navigated_and_scored(
-    fake: FakeBotApi, bot: RunningBot, clock: FakeClock
+    fake: BotApiServer, bot: RunningBot, clock: FakeClock
 ) -> None:
     """No right or wrong until Finish; the result scores the last choices, by topic."""
     exam = await start_exam(fake)
@@ -90,7 +90,7 @@ async def test_an_exam_is_answered_changed_flagged_navigated_and_scored(
 
 
 async def test_exam_answers_feed_memory_but_not_the_leaderboards(
-    fake: FakeBotApi, bot: RunningBot, clock: FakeClock
+    fake: BotApiServer, bot: RunningBot, clock: FakeClock
 ) -> None:
     """Submitted answers are in the learner's log (source exam); /me counts none of them."""
     exam = await start_exam(fake)
@@ -111,7 +111,7 @@ async def test_exam_answers_feed_memory_but_not_the_leaderboards(
 
 
 async def test_exam_with_a_count_out_of_range_says_so_and_writes_nothing(
-    fake: FakeBotApi, bot: RunningBot
+    fake: BotApiServer, bot: RunningBot
 ) -> None:
     """`/exam 5000` names the range; `/exam ten` gets the usage; neither starts an exam."""
     too_many = await say(fake, "/exam 5000")
@@ -125,7 +125,7 @@ async def test_exam_with_a_count_out_of_range_says_so_and_writes_nothing(
 
 
 async def test_exam_in_a_group_points_to_the_private_chat(
-    fake: FakeBotApi, bot: RunningBot
+    fake: BotApiServer, bot: RunningBot
 ) -> None:
     """A group gets a pointer to the private chat, and no exam starts."""
     group = FakeChat.group(-4001)
@@ -137,7 +137,7 @@ async def test_exam_in_a_group_points_to_the_private_chat(
 
 
 async def test_stale_forged_and_foreign_exam_buttons_get_an_alert_and_write_nothing(
-    fake: FakeBotApi, bot: RunningBot
+    fake: BotApiServer, bot: RunningBot
 ) -> None:
     """After submission, forged, or someone else's: a clear alert, no edit, no write."""
     exam = await start_exam(fake)

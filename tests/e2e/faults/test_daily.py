@@ -7,10 +7,10 @@ from datetime import UTC, date, datetime
 import pytest
 
 from bot.app import RunningBot
+from bot.playground.botapi import BotApiServer, FakeChat
 from tests.e2e.helpers.daily import push
 from tests.e2e.helpers.faults import TRANSIENT, has_buttons, nth, settle, text_has
 from tests.e2e.helpers.group import MEMBERS
-from tests.fakes import FakeBotApi, FakeChat
 from tests.fakes.clock import FakeClock
 
 ADMIN = MEMBERS[0]
@@ -20,7 +20,7 @@ GROUP = FakeChat.supergroup(-1005550077, "Daily faults")
 @pytest.mark.parametrize("where", ["push", "reveal"])
 @pytest.mark.parametrize("fault", list(TRANSIENT))
 async def test_a_transient_failure_of_a_daily_push_or_its_reveal_shows_it_once(
-    fake: FakeBotApi, bot: RunningBot, clock: FakeClock, fault: str, where: str
+    fake: BotApiServer, bot: RunningBot, clock: FakeClock, fault: str, where: str
 ) -> None:
     """The push is retried to exactly one question, which is revealed exactly once."""
     fake.set_admins(GROUP.id, [ADMIN.id])
@@ -44,7 +44,7 @@ async def test_a_transient_failure_of_a_daily_push_or_its_reveal_shows_it_once(
 
 @pytest.mark.parametrize("fault", list(TRANSIENT))
 async def test_a_retried_daily_push_drafts_one_question_not_one_per_attempt(
-    fake: FakeBotApi, bot: RunningBot, clock: FakeClock, fault: str
+    fake: BotApiServer, bot: RunningBot, clock: FakeClock, fault: str
 ) -> None:
     """Retries of a failed push send the question drafted first; no orphan asks are left."""
     fake.set_admins(GROUP.id, [ADMIN.id])

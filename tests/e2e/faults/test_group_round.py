@@ -7,9 +7,9 @@ from collections.abc import Callable
 import pytest
 
 from bot.app import RunningBot
+from bot.playground.botapi import BotApiServer, JsonDict, StoredMessage
 from tests.e2e.helpers.faults import PERMANENT, TRANSIENT, drive, has_buttons, nth, text_has
 from tests.e2e.helpers.group import GROUP, MEMBERS, TOPIC, group_quiz
-from tests.fakes import FakeBotApi, JsonDict, StoredMessage
 from tests.fakes.clock import FakeClock
 
 # (method, when) for each send of `/quiz 2` → close → reveal → next → close → reveal → summary.
@@ -22,21 +22,21 @@ STEPS: dict[str, tuple[str, Callable[[], Callable[[JsonDict], bool]]]] = {
 }
 
 
-def _questions(fake: FakeBotApi) -> list[StoredMessage]:
+def _questions(fake: BotApiServer) -> list[StoredMessage]:
     return [m for m in fake.bot_messages(GROUP.id) if m.text and m.text.startswith("❓ <b>")]
 
 
-def _summaries(fake: FakeBotApi) -> list[StoredMessage]:
+def _summaries(fake: BotApiServer) -> list[StoredMessage]:
     return [m for m in fake.bot_messages(GROUP.id) if m.text and m.text.startswith("🏁")]
 
 
-async def _play_round(fake: FakeBotApi, bot: RunningBot, clock: FakeClock) -> None:
+async def _play_round(fake: BotApiServer, bot: RunningBot, clock: FakeClock) -> None:
     fake.send_message(GROUP, MEMBERS[0], "/quiz 2", thread_id=TOPIC)
     await fake.idle()
     await drive(fake, bot, clock, lambda: bool(_summaries(fake)), chat_id=GROUP.id)
 
 
-def _assert_round_shown_once(fake: FakeBotApi) -> None:
+def _assert_round_shown_once(fake: BotApiServer) -> None:
     questions = _questions(fake)
     assert len(questions) == 2
     for question in questions:
@@ -49,7 +49,7 @@ def _assert_round_shown_once(fake: FakeBotApi) -> None:
 @pytest.mark.parametrize("step", list(STEPS))
 @pytest.mark.parametrize("fault", list(TRANSIENT))
 async def test_a_transient_failure_anywhere_in_a_round_is_retried_to_exactly_once(
-    fake: FakeBotApi, bot: RunningBot, clock: FakeClock, step: str, fault: str
+    fake: BotApiServer, bot: RunningBot, clock: FakeClock, step: str, fault: str
 ) -> None:
     """A 5xx, time-out, dropped connection or 429 at any send: all shown once, chat usable."""
     method, when = STEPS[step]
@@ -63,7 +63,7 @@ async def test_a_transient_failure_anywhere_in_a_round_is_retried_to_exactly_onc
 
 @pytest.mark.parametrize("step", ["first reveal", "second question", "second reveal"])
 async def test_the_round_moves_on_while_a_reveal_is_still_failing(
-    fake: FakeBotApi, bot: RunningBot, clock: FakeClock, step: str
+    fake: BotApiServer, bot: RunningBot, clock: FakeClock, step: str
 ) -> None:
     """Even a send that keeps failing for a while never strands the round."""
     method, when = STEPS[step]
@@ -73,7 +73,7 @@ async def test_the_round_moves_on_while_a_reveal_is_still_failing(
 
 
 async def test_a_question_telegram_refuses_ends_the_round_with_a_notice(
-    fake: FakeBotApi, bot: RunningBot, clock: FakeClock
+    fake: BotApiServer, bot: RunningBot, clock: FakeClock
 ) -> None:
     """A permanent error on a round's question: a short notice, and a new round can start."""
     fake.inject("sendMessage", PERMANENT, when=nth(1, has_buttons))

@@ -7,9 +7,9 @@ from collections.abc import Callable
 import pytest
 
 from bot.app import RunningBot
+from bot.playground.botapi import BotApiServer, JsonDict, StoredMessage
 from tests.e2e.conftest import ALICE, alice_private
 from tests.e2e.helpers.faults import PERMANENT, TRANSIENT, has_buttons, nth, settle, text_has
-from tests.fakes import FakeBotApi, JsonDict, StoredMessage
 from tests.fakes.clock import FakeClock
 
 
@@ -33,16 +33,16 @@ STEPS: dict[str, tuple[str, Callable[[], Callable[[JsonDict], bool]]]] = {
 }
 
 
-def _mine(fake: FakeBotApi, prefix: tuple[str, ...]) -> list[StoredMessage]:
+def _mine(fake: BotApiServer, prefix: tuple[str, ...]) -> list[StoredMessage]:
     return [m for m in fake.bot_messages(ALICE.id) if (m.text or "").startswith(prefix)]
 
 
-def _summaries(fake: FakeBotApi) -> list[StoredMessage]:
+def _summaries(fake: BotApiServer) -> list[StoredMessage]:
     return [m for m in fake.bot_messages(ALICE.id) if "🏁" in (m.text or "")]
 
 
 async def _until(
-    fake: FakeBotApi, bot: RunningBot, clock: FakeClock, found: Callable[[], list[StoredMessage]]
+    fake: BotApiServer, bot: RunningBot, clock: FakeClock, found: Callable[[], list[StoredMessage]]
 ) -> StoredMessage:
     for _ in range(20):
         await settle(fake, bot, clock, 31)
@@ -51,7 +51,7 @@ async def _until(
     raise AssertionError("the message never came")
 
 
-async def _play(fake: FakeBotApi, bot: RunningBot, clock: FakeClock) -> None:
+async def _play(fake: BotApiServer, bot: RunningBot, clock: FakeClock) -> None:
     chat = alice_private()
     fake.send_message(chat, ALICE, "/quiz 2")
     for number in (1, 2):
@@ -74,7 +74,7 @@ async def _play(fake: FakeBotApi, bot: RunningBot, clock: FakeClock) -> None:
 @pytest.mark.parametrize("step", list(STEPS))
 @pytest.mark.parametrize("fault", ["502", "timeout", "dropped", "429"])
 async def test_a_transient_failure_in_a_private_round_is_retried_to_exactly_once(
-    fake: FakeBotApi, bot: RunningBot, clock: FakeClock, step: str, fault: str
+    fake: BotApiServer, bot: RunningBot, clock: FakeClock, step: str, fault: str
 ) -> None:
     """Questions, marks, explanations, the summary: each shown once despite the failure."""
     method, when = STEPS[step]
@@ -94,7 +94,7 @@ async def test_a_transient_failure_in_a_private_round_is_retried_to_exactly_once
 
 
 async def test_a_quiz_telegram_refuses_gets_a_short_reply_not_silence(
-    fake: FakeBotApi, bot: RunningBot, clock: FakeClock
+    fake: BotApiServer, bot: RunningBot, clock: FakeClock
 ) -> None:
     """A permanent error on /quiz's question: the player is told, and /quiz works again."""
     fake.inject("sendMessage", PERMANENT, when=nth(1, has_buttons))

@@ -11,10 +11,10 @@ from datetime import time
 import pytest
 
 from bot.app import RunningBot
+from bot.playground.botapi import BotApiServer, FakeChat, FakeUser, JsonDict
 from tests.e2e.conftest import ALICE, alice_private
 from tests.e2e.helpers.faults import TRANSIENT, settle
 from tests.e2e.helpers.group import MEMBERS
-from tests.fakes import FakeBotApi, FakeChat, FakeUser, JsonDict
 from tests.fakes.clock import FakeClock
 
 GROUP = FakeChat.supergroup(-1009400000001, "Faulty group")
@@ -56,7 +56,7 @@ def _to(chat: FakeChat, starts: str) -> Callable[[JsonDict], bool]:
     return matches
 
 
-def _replies(fake: FakeBotApi, chat: FakeChat, starts: str, since: int) -> list[str]:
+def _replies(fake: BotApiServer, chat: FakeChat, starts: str, since: int) -> list[str]:
     return [
         str(c.params.get("text"))
         for c in fake.calls_to("sendMessage")[since:]
@@ -66,7 +66,7 @@ def _replies(fake: FakeBotApi, chat: FakeChat, starts: str, since: int) -> list[
 
 @pytest.mark.parametrize("fault", list(TRANSIENT))
 async def test_each_commands_reply_comes_once_after_a_transient_fault(
-    fake: FakeBotApi, bot: RunningBot, clock: FakeClock, fault: str
+    fake: BotApiServer, bot: RunningBot, clock: FakeClock, fault: str
 ) -> None:
     """For every command: its reply's first send fails with the fault; the reply is sent
     again after its back-off and arrives exactly once."""
@@ -85,7 +85,7 @@ async def test_each_commands_reply_comes_once_after_a_transient_fault(
 
 @pytest.mark.parametrize("fault", list(TRANSIENT))
 async def test_a_failed_admin_check_is_retried_and_the_setting_applied(
-    fake: FakeBotApi, bot: RunningBot, clock: FakeClock, fault: str
+    fake: BotApiServer, bot: RunningBot, clock: FakeClock, fault: str
 ) -> None:
     """`/daily 20:15` by an admin while getChatMember fails once: checked again, the schedule
     is set and confirmed."""
@@ -106,7 +106,7 @@ async def test_a_failed_admin_check_is_retried_and_the_setting_applied(
 
 @pytest.mark.parametrize("fault", list(TRANSIENT))
 async def test_an_admin_check_that_keeps_failing_says_try_again_and_changes_nothing(
-    fake: FakeBotApi, bot: RunningBot, clock: FakeClock, fault: str
+    fake: BotApiServer, bot: RunningBot, clock: FakeClock, fault: str
 ) -> None:
     """getChatMember failing on every try: the admin is told Telegram did not answer, and no
     schedule is set."""

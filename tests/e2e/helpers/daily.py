@@ -6,21 +6,21 @@ from datetime import date
 
 from bot.app import RunningBot
 from bot.core.model import Push
+from bot.playground.botapi import BotApiServer, FakeChat, FakeUser
 from tests.e2e.helpers.group import MEMBERS
-from tests.fakes import FakeBotApi, FakeChat, FakeUser
 
 ADMIN = MEMBERS[0]
 GROUP = FakeChat.supergroup(-1005550001, "Daily group")
 
 
-async def say(fake: FakeBotApi, user: FakeUser, text: str, chat: FakeChat = GROUP) -> str:
+async def say(fake: BotApiServer, user: FakeUser, text: str, chat: FakeChat = GROUP) -> str:
     since = len(fake.calls)
     fake.send_message(chat, user, text)
     call = await fake.wait_for_call("sendMessage", since=since)
     return str(call.params["text"])
 
 
-def questions(fake: FakeBotApi, chat_id: int) -> list[str]:
+def questions(fake: BotApiServer, chat_id: int) -> list[str]:
     """The question messages the bot sent to a chat (they carry answer buttons)."""
     return [
         m.text or ""
@@ -29,7 +29,7 @@ def questions(fake: FakeBotApi, chat_id: int) -> list[str]:
     ]
 
 
-async def fan_out(bot: RunningBot, fake: FakeBotApi) -> None:
+async def fan_out(bot: RunningBot, fake: BotApiServer) -> None:
     """Plan the slots that have come and send every pending push, then until all is quiet."""
     await bot.ticker.tick()
     await bot.sender.feed_until_quiet()

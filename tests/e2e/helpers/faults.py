@@ -5,9 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from bot.app import RunningBot
-from tests.fakes import ApiError, FakeBotApi, JsonDict
-from tests.fakes.clock import FakeClock
-from tests.fakes.faults import (
+from bot.playground.botapi import ApiError, BotApiServer, JsonDict
+from bot.playground.botapi.faults import (
     NGINX_BAD_GATEWAY,
     Drop,
     Fault,
@@ -16,6 +15,7 @@ from tests.fakes.faults import (
     internal_server_error,
     too_many_requests,
 )
+from tests.fakes.clock import FakeClock
 
 # Every transient fault Telegram (or the network before it) can answer with.
 TRANSIENT: dict[str, Fault] = {
@@ -56,7 +56,7 @@ def text_has(fragment: str) -> Callable[[JsonDict], bool]:
     return lambda params: fragment in str(params.get("text", ""))
 
 
-async def settle(fake: FakeBotApi, running: RunningBot, clock: FakeClock, seconds: float) -> None:
+async def settle(fake: BotApiServer, running: RunningBot, clock: FakeClock, seconds: float) -> None:
     """Move time on by `seconds`, run one tick and wait until every send is done."""
     clock.advance(seconds=seconds)
     await running.ticker.tick()
@@ -65,7 +65,7 @@ async def settle(fake: FakeBotApi, running: RunningBot, clock: FakeClock, second
 
 
 async def drive(
-    fake: FakeBotApi,
+    fake: BotApiServer,
     running: RunningBot,
     clock: FakeClock,
     done: Callable[[], bool],

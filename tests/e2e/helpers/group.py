@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bot.app import RunningBot
-from tests.fakes import FakeBotApi, FakeChat, FakeUser, StoredMessage
+from bot.playground.botapi import BotApiServer, FakeChat, FakeUser, StoredMessage
 from tests.fakes.clock import FakeClock
 
 GROUP = FakeChat.supergroup(-1001234567890, "NCA study group", forum=True)
@@ -14,7 +14,7 @@ MEMBERS = [FakeUser(2000 + i, f"Member{i}", username=f"member{i}") for i in rang
 
 
 async def group_quiz(
-    fake: FakeBotApi,
+    fake: BotApiServer,
     user: FakeUser = MEMBERS[0],
     *,
     text: str = "/quiz",
@@ -32,14 +32,14 @@ def ask_id_of(question: StoredMessage) -> int:
     return int(question.callback_data[0].split(":")[1])
 
 
-async def tick(fake: FakeBotApi, running: RunningBot) -> None:
+async def tick(fake: BotApiServer, running: RunningBot) -> None:
     """One ticker pass (close what is due, start the senders), then until all it owed is sent."""
     await running.ticker.tick()
     await running.sender.feed_until_quiet()
     await fake.idle()
 
 
-async def close_open_questions(fake: FakeBotApi, running: RunningBot, clock: FakeClock) -> None:
+async def close_open_questions(fake: BotApiServer, running: RunningBot, clock: FakeClock) -> None:
     """Let every open group question pass its deadline and be revealed."""
     clock.advance(seconds=OPEN_SECONDS + 1)
     await tick(fake, running)
@@ -55,7 +55,7 @@ async def right_and_wrong(running: RunningBot, question: StoredMessage) -> tuple
 
 
 async def press_all(
-    fake: FakeBotApi, question: StoredMessage, presses: list[tuple[FakeUser, str]]
+    fake: BotApiServer, question: StoredMessage, presses: list[tuple[FakeUser, str]]
 ) -> list[str]:
     """Every member presses at once; returns the alert texts in order."""
     ids = [fake.press_button(GROUP, user, question.message_id, data) for user, data in presses]

@@ -16,9 +16,9 @@ def bot_env(**extra: str) -> dict[str, str]:
     return keep | {"PYTHONPATH": str(REPO)} | extra
 
 
-async def run_bot(*args: str, cwd: Path, env: dict[str, str]) -> tuple[int, str, str]:
-    """`python -m bot ARGS…` to its end: exit status, stdout, stderr."""
-    proc = await asyncio.create_subprocess_exec(
+async def spawn_bot(*args: str, cwd: Path, env: dict[str, str]) -> asyncio.subprocess.Process:
+    """`python -m bot ARGS…` started, its stdout and stderr piped."""
+    return await asyncio.create_subprocess_exec(
         sys.executable,
         "-m",
         "bot",
@@ -28,6 +28,11 @@ async def run_bot(*args: str, cwd: Path, env: dict[str, str]) -> tuple[int, str,
         stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.PIPE,
     )
+
+
+async def run_bot(*args: str, cwd: Path, env: dict[str, str]) -> tuple[int, str, str]:
+    """`python -m bot ARGS…` to its end: exit status, stdout, stderr."""
+    proc = await spawn_bot(*args, cwd=cwd, env=env)
     out, err = await asyncio.wait_for(proc.communicate(), timeout=60)
     assert proc.returncode is not None
     return proc.returncode, out.decode(), err.decode()

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from bot.app import RunningBot
 from bot.core.model import Report
+from bot.playground.botapi import BotApiServer, CallbackAnswer, FakeChat, FakeUser, StoredMessage
 from tests.e2e.conftest import ALICE
 from tests.e2e.helpers.group import tick
-from tests.fakes import CallbackAnswer, FakeBotApi, FakeChat, FakeUser, StoredMessage
 
 REPORTS = FakeChat.supergroup(-1009876543210, "Deck reports")
 EDITOR = FakeUser(4001, "Edith", "Editor")  # an admin of the reports chat
@@ -27,7 +27,7 @@ def private(user: FakeUser = ALICE) -> FakeChat:
     return FakeChat.private(user)
 
 
-async def sent_after(fake: FakeBotApi, chat: FakeChat, since: int) -> StoredMessage:
+async def sent_after(fake: BotApiServer, chat: FakeChat, since: int) -> StoredMessage:
     """The first message the bot sent to `chat` among the calls after `since`."""
     call = await fake.wait_for_call(
         "sendMessage", lambda c: c.params.get("chat_id") == chat.id, since=since
@@ -35,7 +35,7 @@ async def sent_after(fake: FakeBotApi, chat: FakeChat, since: int) -> StoredMess
     return fake.message(chat.id, call.result["message_id"])
 
 
-async def say(fake: FakeBotApi, text: str, user: FakeUser = ALICE) -> StoredMessage:
+async def say(fake: BotApiServer, text: str, user: FakeUser = ALICE) -> StoredMessage:
     """`user` writes `text` in private; the bot's reply."""
     since = len(fake.calls)
     fake.send_message(private(user), user, text)
@@ -43,7 +43,7 @@ async def say(fake: FakeBotApi, text: str, user: FakeUser = ALICE) -> StoredMess
 
 
 async def press(
-    fake: FakeBotApi, chat: FakeChat, user: FakeUser, message: StoredMessage | int, data: str
+    fake: BotApiServer, chat: FakeChat, user: FakeUser, message: StoredMessage | int, data: str
 ) -> CallbackAnswer:
     """`user` presses a button with `data` on `message`; the bot's answer to the press."""
     message_id = message if isinstance(message, int) else message.message_id
@@ -53,7 +53,7 @@ async def press(
 
 
 async def explained_question(
-    fake: FakeBotApi, bot: RunningBot, user: FakeUser = ALICE, *, right: bool = False
+    fake: BotApiServer, bot: RunningBot, user: FakeUser = ALICE, *, right: bool = False
 ) -> tuple[StoredMessage, StoredMessage]:
     """`/quiz` in private, answered (wrongly unless `right`): the question and the explanation."""
     question = await say(fake, "/quiz", user)
@@ -68,7 +68,7 @@ async def explained_question(
 
 
 async def open_picker(
-    fake: FakeBotApi, explanation: StoredMessage, user: FakeUser = ALICE
+    fake: BotApiServer, explanation: StoredMessage, user: FakeUser = ALICE
 ) -> StoredMessage:
     """`⚑ Report` under an explanation: the reason picker the bot sends."""
     since = len(fake.calls)
@@ -78,13 +78,13 @@ async def open_picker(
 
 
 async def pick(
-    fake: FakeBotApi, picker: StoredMessage, reason: str, user: FakeUser = ALICE
+    fake: BotApiServer, picker: StoredMessage, reason: str, user: FakeUser = ALICE
 ) -> CallbackAnswer:
     """Pick `reason` on the picker (which the bot then edits into the comment prompt)."""
     return await press(fake, private(user), user, picker, picker.button(reason))
 
 
-async def settle(fake: FakeBotApi, bot: RunningBot) -> None:
+async def settle(fake: BotApiServer, bot: RunningBot) -> None:
     """Until everything owed now is sent."""
     await bot.sender.idle()
     await fake.idle()
@@ -95,5 +95,5 @@ async def stored(bot: RunningBot) -> list[Report]:
     return await bot.store.reports(open_only=False, deck_id=None, limit=100)
 
 
-def report_posts(fake: FakeBotApi) -> list[StoredMessage]:
+def report_posts(fake: BotApiServer) -> list[StoredMessage]:
     return [m for m in fake.bot_messages(REPORTS.id) if (m.text or "").startswith("⚑")]

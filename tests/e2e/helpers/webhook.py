@@ -9,8 +9,8 @@ from typing import Any
 from pydantic import SecretStr
 
 from bot.config import Settings
+from bot.playground.botapi import BotApiServer
 from bot.runners.webhook import SECRET_HEADER
-from tests.fakes import FakeBotApi
 
 SECRET = "e2e_webhook-SECRET_0123456789"
 HOOK_PATH = "/telegram/hook"
@@ -23,7 +23,7 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-def plain_settings(fake: FakeBotApi, tmp_path: Path, **extra: Any) -> Settings:
+def plain_settings(fake: BotApiServer, tmp_path: Path, **extra: Any) -> Settings:
     """The end-to-end settings on a SQLite file in `tmp_path`, with `extra`."""
     return Settings(
         telegram_bot_token=SecretStr(fake.token),
@@ -36,7 +36,7 @@ def plain_settings(fake: FakeBotApi, tmp_path: Path, **extra: Any) -> Settings:
     )
 
 
-def webhook_settings(fake: FakeBotApi, tmp_path: Path, port: int) -> Settings:
+def webhook_settings(fake: BotApiServer, tmp_path: Path, port: int) -> Settings:
     """Webhook mode on 127.0.0.1:`port` with the test secret."""
     return plain_settings(
         fake,

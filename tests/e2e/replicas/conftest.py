@@ -7,8 +7,8 @@ from collections.abc import AsyncIterator
 import pytest
 
 import bot.app
+from bot.playground.botapi import BotApiServer
 from tests.e2e.replicas.helpers import RecordingLeaderLoop, Replica, beaten, replica
-from tests.fakes import FakeBotApi
 from tests.fakes.clock import FakeClock
 
 
@@ -20,7 +20,7 @@ def _record_leader_loops(monkeypatch: pytest.MonkeyPatch) -> None:
 
 @pytest.fixture
 async def pair(
-    fake: FakeBotApi, pg_migrated_url: str, clock: FakeClock
+    fake: BotApiServer, pg_migrated_url: str, clock: FakeClock
 ) -> AsyncIterator[list[Replica]]:
     """Two replicas on one database; the fake delivers round-robin to both."""
     fake.webhook.retry_delay = 0.01

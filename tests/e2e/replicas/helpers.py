@@ -19,10 +19,10 @@ from pydantic import SecretStr
 
 from bot.app import RunningBot, running_bot
 from bot.config import Settings
+from bot.playground.botapi import ApiCall, BotApiServer, StoredMessage
+from bot.playground.botapi.ratelimit import is_rate_limited_method
 from bot.workers.leader import LeaderLoop
-from tests.fakes import ApiCall, FakeBotApi, StoredMessage
 from tests.fakes.clock import FakeClock
-from tests.fakes.ratelimit import is_rate_limited_method
 
 SECRET = "e2e_replicas-SECRET_0123456789"
 HOOK_PATH = "/telegram/hook"
@@ -59,7 +59,7 @@ class Replica:
     url: str
 
 
-def replica_settings(fake: FakeBotApi, database: str, port: int, **extra: Any) -> Settings:
+def replica_settings(fake: BotApiServer, database: str, port: int, **extra: Any) -> Settings:
     return Settings(
         telegram_bot_token=SecretStr(fake.token),
         database=database,
@@ -77,7 +77,7 @@ def replica_settings(fake: FakeBotApi, database: str, port: int, **extra: Any) -
 
 @asynccontextmanager
 async def replica(
-    fake: FakeBotApi, database: str, clock: FakeClock, seed: int, **extra: Any
+    fake: BotApiServer, database: str, clock: FakeClock, seed: int, **extra: Any
 ) -> AsyncIterator[Replica]:
     """One replica in webhook mode on a free port of 127.0.0.1 (RecordingLeaderLoop patched in)."""
     port = free_port()
@@ -108,7 +108,7 @@ async def until(predicate: Callable[[], bool], timeout: float, what: str) -> Non
         await asyncio.sleep(0.02)
 
 
-async def settle(fake: FakeBotApi, replicas: list[Replica]) -> None:
+async def settle(fake: BotApiServer, replicas: list[Replica]) -> None:
     """Until both replicas' senders and the fake are quiet, twice over (one replica's sends can
     start another's)."""
     for _ in range(2):
@@ -129,7 +129,7 @@ def _result_asks(call: ApiCall) -> set[int]:
     return {ask for d in datas if (ask := ask_of_data(d)) is not None}
 
 
-def question_sends(fake: FakeBotApi) -> Counter[int]:
+def question_sends(fake: BotApiServer) -> Counter[int]:
     """How many times each ask's question was sent (answered sendMessage calls)."""
     sent: Counter[int] = Counter()
     for call in fake.calls_to("sendMessage"):
@@ -138,7 +138,7 @@ def question_sends(fake: FakeBotApi) -> Counter[int]:
     return sent
 
 
-def questions_in(fake: FakeBotApi, chat_id: int) -> list[StoredMessage]:
+def questions_in(fake: BotApiServer, chat_id: int) -> list[StoredMessage]:
     """The chat's question messages (those sent with answer buttons), oldest first."""
     ids = [
         call.result["message_id"]
@@ -148,11 +148,11 @@ def questions_in(fake: FakeBotApi, chat_id: int) -> list[StoredMessage]:
     return [fake.message(chat_id, message_id) for message_id in ids]
 
 
-def replies_to(fake: FakeBotApi, chat_id: int, message_id: int) -> list[StoredMessage]:
+def replies_to(fake: BotApiServer, chat_id: int, message_id: int) -> list[StoredMessage]:
     return [m for m in fake.bot_messages(chat_id) if m.reply_to == message_id]
 
 
-def reveals(fake: FakeBotApi, chat_id: int, message_id: int) -> list[ApiCall]:
+def reveals(fake: BotApiServer, chat_id: int, message_id: int) -> list[ApiCall]:
     """Answered edits of a group question into its reveal (the one with the explanation)."""
     return [
         c
@@ -164,11 +164,11 @@ def reveals(fake: FakeBotApi, chat_id: int, message_id: int) -> list[ApiCall]:
     ]
 
 
-def help_replies(fake: FakeBotApi, chat_id: int) -> list[StoredMessage]:
+def help_replies(fake: BotApiServer, chat_id: int) -> list[StoredMessage]:
     return [m for m in fake.bot_messages(chat_id) if (m.text or "").startswith("👋 <b>quizbot")]
 
 
-def sends_to(fake: FakeBotApi, chat_id: int) -> list[ApiCall]:
+def sends_to(fake: BotApiServer, chat_id: int) -> list[ApiCall]:
     """Every call that counts against the chat's flood window (refused ones included)."""
     return [
         c

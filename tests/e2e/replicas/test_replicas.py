@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 import asyncpg
 
+from bot.playground.botapi import BotApiServer, FakeChat, FakeUser, RateLimits
 from tests.e2e.helpers.group import MEMBERS
 from tests.e2e.replicas.helpers import (
     OPEN_SECONDS,
@@ -32,7 +33,6 @@ from tests.e2e.replicas.helpers import (
     settle,
     until,
 )
-from tests.fakes import FakeBotApi, FakeChat, FakeUser, RateLimits
 from tests.fakes.clock import FakeClock
 
 GROUP = FakeChat.supergroup(-1009900000001, "Replicated study group", forum=True)
@@ -50,7 +50,7 @@ class Question:
 
 
 async def _question(
-    fake: FakeBotApi, pair: list[Replica], chat_id: int, number: int, *, topic: int | None = None
+    fake: BotApiServer, pair: list[Replica], chat_id: int, number: int, *, topic: int | None = None
 ) -> Question:
     """The chat's `number`-th question (1-based; in `topic` if given), once the bot has its
     message on record."""
@@ -73,7 +73,7 @@ async def _question(
 
 
 async def _play_group(
-    fake: FakeBotApi, pair: list[Replica], clock: FakeClock, presses: set[tuple[int, int]]
+    fake: BotApiServer, pair: list[Replica], clock: FakeClock, presses: set[tuple[int, int]]
 ) -> list[Question]:
     """Three topics' questions: twelve members press each, some twice on one letter or then on
     another; the questions close; four more members press too late."""
@@ -113,14 +113,14 @@ async def _play_group(
     return questions
 
 
-async def _explained(fake: FakeBotApi, q: Question) -> None:
+async def _explained(fake: BotApiServer, q: Question) -> None:
     await fake.wait_until(
         lambda: bool(replies_to(fake, q.chat_id, q.message_id)), 10, what="the explanation"
     )
 
 
 async def _play_round(
-    fake: FakeBotApi, pair: list[Replica], learner: FakeUser, presses: set[tuple[int, int]]
+    fake: BotApiServer, pair: list[Replica], learner: FakeUser, presses: set[tuple[int, int]]
 ) -> list[Question]:
     """/quiz 3 in private: answer each (some twice), press Next (some twice), then /me, /help."""
     chat = FakeChat.private(learner)
@@ -147,7 +147,7 @@ async def _play_round(
     return questions
 
 
-def _group_commands(fake: FakeBotApi) -> tuple[list[int], int]:
+def _group_commands(fake: BotApiServer) -> tuple[list[int], int]:
     """/me and /leaderboard (answered quoting the command) and /help, from different members."""
     quoted = []
     for n, member in enumerate(MEMBERS[20:32]):
@@ -177,7 +177,7 @@ async def _answers_per_score(database: str) -> list[tuple[int, int, int, int]]:
 
 
 async def test_two_replicas_handle_every_press_and_command_once_and_send_nothing_twice(
-    fake: FakeBotApi, pair: list[Replica], clock: FakeClock, pg_migrated_url: str
+    fake: BotApiServer, pair: list[Replica], clock: FakeClock, pg_migrated_url: str
 ) -> None:
     """Group and private play spread over two replicas: each press, command and message once."""
     presses: set[tuple[int, int]] = set()
@@ -227,7 +227,7 @@ async def test_two_replicas_handle_every_press_and_command_once_and_send_nothing
 
 
 async def test_exactly_one_replica_leads_and_the_other_takes_over_and_closes_questions(
-    fake: FakeBotApi, pg_migrated_url: str, clock: FakeClock
+    fake: BotApiServer, pg_migrated_url: str, clock: FakeClock
 ) -> None:
     """One leader of two; when it stops the other leads within 5 s and reveals a question once."""
     fake.webhook.retry_delay = 0.01
@@ -272,7 +272,7 @@ async def test_exactly_one_replica_leads_and_the_other_takes_over_and_closes_que
 
 
 async def test_two_replicas_together_keep_a_group_within_20_messages_a_minute(
-    fake: FakeBotApi, pg_migrated_url: str, clock: FakeClock
+    fake: BotApiServer, pg_migrated_url: str, clock: FakeClock
 ) -> None:
     """With real (scaled) flood limits, both replicas' sends to one group fit its window."""
     scale = 30
@@ -319,7 +319,7 @@ async def test_two_replicas_together_keep_a_group_within_20_messages_a_minute(
 
 
 async def test_a_crowd_sending_quiz_to_both_replicas_at_once_gets_one_question(
-    fake: FakeBotApi, pair: list[Replica]
+    fake: BotApiServer, pair: list[Replica]
 ) -> None:
     """Twenty simultaneous /quiz spread over two replicas: one question in the topic."""
     for member in MEMBERS[:20]:

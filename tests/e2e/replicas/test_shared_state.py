@@ -10,21 +10,21 @@ from collections.abc import AsyncIterator
 import aiohttp
 import pytest
 
+from bot.playground.botapi import BotApiServer, FakeChat
 from tests.e2e.conftest import ALICE, alice_private
 from tests.e2e.helpers.group import MEMBERS
 from tests.e2e.replicas.helpers import SECRET, Replica, beaten, questions_in, replica, settle
-from tests.fakes import FakeBotApi, FakeChat
 from tests.fakes.clock import FakeClock
 
 GROUP = FakeChat.supergroup(-1009900000101, "Shared state group")
 SLOW_DOWN = "⏳ Easy"
 
 
-def pointers(fake: FakeBotApi, chat_id: int) -> list[str]:
+def pointers(fake: BotApiServer, chat_id: int) -> list[str]:
     return [m.text or "" for m in fake.bot_messages(chat_id) if "still open" in (m.text or "")]
 
 
-def replies_to_member(fake: FakeBotApi, chat_id: int, since: int) -> list[str]:
+def replies_to_member(fake: BotApiServer, chat_id: int, since: int) -> list[str]:
     return [
         str(c.params.get("text", ""))
         for c in fake.calls_to("sendMessage")[since:]
@@ -34,7 +34,7 @@ def replies_to_member(fake: FakeBotApi, chat_id: int, since: int) -> list[str]:
 
 @pytest.fixture(params=["one", "two"])
 async def replicas(
-    request: pytest.FixtureRequest, fake: FakeBotApi, pg_migrated_url: str, clock: FakeClock
+    request: pytest.FixtureRequest, fake: BotApiServer, pg_migrated_url: str, clock: FakeClock
 ) -> AsyncIterator[list[Replica]]:
     """One replica, or two on one database behind the fake's round-robin delivery."""
     fake.webhook.retry_delay = 0.01
@@ -53,7 +53,7 @@ async def replicas(
 
 
 async def test_twenty_members_asking_at_once_get_one_question_and_one_pointer(
-    fake: FakeBotApi, replicas: list[Replica]
+    fake: BotApiServer, replicas: list[Replica]
 ) -> None:
     """Twenty /quiz at once (over two replicas): one question, and one "still open" pointer
     however many of them found it open."""
@@ -66,7 +66,7 @@ async def test_twenty_members_asking_at_once_get_one_question_and_one_pointer(
 
 
 async def test_a_members_allowance_is_the_same_with_one_replica_or_two(
-    fake: FakeBotApi, replicas: list[Replica]
+    fake: BotApiServer, replicas: list[Replica]
 ) -> None:
     """Nine commands from one member in a minute: six answered, one "slow down", two ignored,
     whichever replica each lands on."""
@@ -82,7 +82,7 @@ async def test_a_members_allowance_is_the_same_with_one_replica_or_two(
 
 
 async def test_an_update_delivered_to_both_replicas_at_once_is_acted_on_once(
-    fake: FakeBotApi, replicas: list[Replica]
+    fake: BotApiServer, replicas: list[Replica]
 ) -> None:
     """The same /quiz posted to every replica at the same moment (a retry racing the first
     delivery): each answers 2xx, the learner gets one question."""
@@ -114,7 +114,7 @@ async def test_an_update_delivered_to_both_replicas_at_once_is_acted_on_once(
 
 
 async def test_an_answer_lost_on_its_way_back_is_redelivered_to_the_other_replica_harmlessly(
-    fake: FakeBotApi, replicas: list[Replica]
+    fake: BotApiServer, replicas: list[Replica]
 ) -> None:
     """A /quiz whose 200 was lost comes again (round-robin: to the other replica); one
     question."""

@@ -7,6 +7,7 @@ import pytest
 from bot.app import RunningBot
 from bot.config import Settings
 from bot.core.model import ReportStatus
+from bot.playground.botapi import BotApiServer
 from tests.e2e.conftest import ALICE, BOB
 from tests.e2e.helpers.group import GROUP, MEMBERS, group_quiz
 from tests.e2e.helpers.reports import (
@@ -21,7 +22,6 @@ from tests.e2e.helpers.reports import (
     settle,
     stored,
 )
-from tests.fakes import FakeBotApi
 
 NOT_VALID = "Sorry, this report button isn't valid here. Send /quiz for a question."
 
@@ -32,7 +32,7 @@ def settings(settings: Settings) -> Settings:
 
 
 async def test_forged_report_buttons_are_refused_and_write_nothing(
-    fake: FakeBotApi, bot: RunningBot
+    fake: BotApiServer, bot: RunningBot
 ) -> None:
     """Malformed data, unknown asks, reasons and reports, and other chats' asks are refused."""
     _, explanation = await explained_question(fake, bot)
@@ -63,7 +63,7 @@ async def test_forged_report_buttons_are_refused_and_write_nothing(
 
 
 async def test_someone_elses_skip_button_and_a_stale_one_change_nothing(
-    fake: FakeBotApi, bot: RunningBot
+    fake: BotApiServer, bot: RunningBot
 ) -> None:
     """Bob cannot file Alice's report; once filed, `Send without comment` says it is done."""
     _, explanation = await explained_question(fake, bot)
@@ -85,7 +85,7 @@ async def test_someone_elses_skip_button_and_a_stale_one_change_nothing(
 
 
 async def test_report_buttons_in_a_group_and_resolve_buttons_elsewhere_are_refused(
-    fake: FakeBotApi, bot: RunningBot
+    fake: BotApiServer, bot: RunningBot
 ) -> None:
     """A report button pressed in a group, or `Fixed` outside the reports chat, does nothing."""
     question = await group_quiz(fake)
@@ -105,7 +105,7 @@ async def test_report_buttons_in_a_group_and_resolve_buttons_elsewhere_are_refus
 
 
 async def test_bad_report_links_get_a_clear_reply_or_the_greeting(
-    fake: FakeBotApi, bot: RunningBot
+    fake: BotApiServer, bot: RunningBot
 ) -> None:
     """`/start` with an unknown or another learner's ask says the link is not valid; other
     payloads get the usual greeting."""

@@ -7,6 +7,7 @@ import pytest
 from bot.app import RunningBot
 from bot.config import Settings
 from bot.core.model import ReportReason
+from bot.playground.botapi import BotApiServer
 from tests.e2e.helpers.group import (
     GROUP,
     MEMBERS,
@@ -17,7 +18,6 @@ from tests.e2e.helpers.group import (
     right_and_wrong,
 )
 from tests.e2e.helpers.reports import REPORTS, pick, report_posts, say, settle, stored
-from tests.fakes import FakeBotApi
 from tests.fakes.clock import FakeClock
 
 
@@ -27,7 +27,7 @@ def settings(settings: Settings) -> Settings:
 
 
 async def test_closed_group_question_links_to_a_private_report(
-    fake: FakeBotApi, bot: RunningBot, clock: FakeClock
+    fake: BotApiServer, bot: RunningBot, clock: FakeClock
 ) -> None:
     """The open question has only A–D; once closed, `⚑ Report a problem` deep-links to a
     private report that records the member's own answer."""
@@ -63,7 +63,7 @@ async def test_closed_group_question_links_to_a_private_report(
 
 
 async def test_a_member_who_did_not_answer_may_report_too(
-    fake: FakeBotApi, bot: RunningBot, clock: FakeClock
+    fake: BotApiServer, bot: RunningBot, clock: FakeClock
 ) -> None:
     """A member who only read the question reports it; the report says they had not answered."""
     ask_id = ask_id_of(await group_quiz(fake))

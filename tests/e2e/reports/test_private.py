@@ -9,6 +9,7 @@ import pytest
 from bot.app import RunningBot
 from bot.config import Settings
 from bot.core.model import NewReport, ReportReason, ReportStatus
+from bot.playground.botapi import BotApiServer
 from bot.render.commands import NOT_A_COMMAND
 from content.loader import load_decks
 from tests.e2e.conftest import ALICE
@@ -24,7 +25,6 @@ from tests.e2e.helpers.reports import (
     settle,
     stored,
 )
-from tests.fakes import FakeBotApi
 from tests.fakes.clock import FakeClock
 
 
@@ -34,7 +34,7 @@ def settings(settings: Settings) -> Settings:
 
 
 async def test_report_with_reason_and_comment_reaches_the_reports_chat(
-    fake: FakeBotApi, bot: RunningBot, settings: Settings
+    fake: BotApiServer, bot: RunningBot, settings: Settings
 ) -> None:
     """⚑ Report → a reason → a comment: stored with what was shown, posted to the reports chat."""
     _, explanation = await explained_question(fake, bot)
@@ -81,7 +81,7 @@ async def test_report_with_reason_and_comment_reaches_the_reports_chat(
 
 
 async def test_send_without_comment_files_the_report_at_once(
-    fake: FakeBotApi, bot: RunningBot
+    fake: BotApiServer, bot: RunningBot
 ) -> None:
     """`Send without comment` posts the report now; later text is no comment but gets the hint."""
     _, explanation = await explained_question(fake, bot, right=True)
@@ -103,7 +103,7 @@ async def test_send_without_comment_files_the_report_at_once(
 
 
 async def test_report_is_posted_without_comment_when_the_window_runs_out(
-    fake: FakeBotApi, bot: RunningBot, clock: FakeClock
+    fake: BotApiServer, bot: RunningBot, clock: FakeClock
 ) -> None:
     """No comment in 10 minutes: the report is posted as it is; a late text is told so, once."""
     _, explanation = await explained_question(fake, bot)
@@ -124,7 +124,7 @@ async def test_report_is_posted_without_comment_when_the_window_runs_out(
 
 
 async def test_second_open_report_on_the_same_question_is_refused(
-    fake: FakeBotApi, bot: RunningBot
+    fake: BotApiServer, bot: RunningBot
 ) -> None:
     """One open report per learner and question: a second one is refused and writes nothing."""
     _, explanation = await explained_question(fake, bot)
@@ -149,7 +149,7 @@ async def test_second_open_report_on_the_same_question_is_refused(
 
 
 async def test_the_eleventh_report_of_a_utc_day_is_refused(
-    fake: FakeBotApi, bot: RunningBot, clock: FakeClock
+    fake: BotApiServer, bot: RunningBot, clock: FakeClock
 ) -> None:
     """Ten reports a UTC day per learner: the 11th is refused; after 00:00 UTC they may again."""
     _, explanation = await explained_question(fake, bot)

@@ -10,6 +10,7 @@ from bot.app import RunningBot
 from bot.cli.main import main
 from bot.config import Settings
 from bot.core.model import ReportStatus
+from bot.playground.botapi import BotApiServer, FakeUser, StoredMessage
 from tests.e2e.conftest import ALICE, BOB
 from tests.e2e.helpers.reports import (
     EDITOR,
@@ -24,11 +25,10 @@ from tests.e2e.helpers.reports import (
     settle,
     stored,
 )
-from tests.fakes import FakeBotApi, FakeUser, StoredMessage
 
 
 async def _report(
-    fake: FakeBotApi, bot: RunningBot, reason: str, user: FakeUser = ALICE
+    fake: BotApiServer, bot: RunningBot, reason: str, user: FakeUser = ALICE
 ) -> StoredMessage:
     """`user` reports a fresh question with `reason`, without a comment; the prompt message."""
     _, explanation = await explained_question(fake, bot, user)
@@ -46,7 +46,7 @@ class TestWithReportsChat:
         return settings.model_copy(update={"reports_chat": REPORTS.id})
 
     async def test_a_member_who_is_not_admin_cannot_mark_a_report(
-        self, fake: FakeBotApi, bot: RunningBot
+        self, fake: BotApiServer, bot: RunningBot
     ) -> None:
         """`Fixed` pressed by a plain member is refused; the report and its message stay as
         they were."""
@@ -63,7 +63,7 @@ class TestWithReportsChat:
         assert len(fake.message(REPORTS.id, post.message_id).buttons) == 2
 
     async def test_admins_mark_reports_fixed_or_dismissed(
-        self, fake: FakeBotApi, bot: RunningBot
+        self, fake: BotApiServer, bot: RunningBot
     ) -> None:
         """An admin's `Fixed` / `Dismiss` sets the status, names them in the message and takes
         the buttons away; a second press is told it is done; the learner may report again."""
@@ -95,7 +95,7 @@ class TestWithReportsChat:
         assert "What's wrong with it?" in (picker.text or "")
 
     async def test_a_reports_chat_the_bot_was_removed_from_loses_no_report(
-        self, fake: FakeBotApi, bot: RunningBot
+        self, fake: BotApiServer, bot: RunningBot
     ) -> None:
         """Posting fails with 403: the reports stay stored and open, nothing stays owed, and
         the learner's flow is not held up."""
@@ -111,7 +111,7 @@ class TestWithReportsChat:
 
 
 async def test_without_a_reports_chat_reports_are_stored_and_listed_by_the_cli(
-    fake: FakeBotApi,
+    fake: BotApiServer,
     bot: RunningBot,
     settings: Settings,
     monkeypatch: pytest.MonkeyPatch,

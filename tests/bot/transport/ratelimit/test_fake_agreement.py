@@ -11,10 +11,10 @@ import pytest
 from telegram.error import RetryAfter
 from telegram.ext import ApplicationBuilder
 
+from bot.playground.botapi import BotApiServer, RateLimits
 from bot.transport.ratelimit import RequestDropped, SlidingWindowRateLimiter
 from bot.transport.request import AiohttpRequest
 from tests.bot.transport.ratelimit.harness import FakeTime
-from tests.fakes import FakeBotApi, RateLimits
 
 
 def test_fake_private_chat_takes_three_at_once_then_waits_out_the_window() -> None:
@@ -81,7 +81,7 @@ async def test_limiter_never_draws_a_429_from_the_fakes_model(scale: int) -> Non
 
 async def test_private_bursts_through_the_fake_bot_api_get_no_429() -> None:
     """12 sends to each of 5 private chats through PTB and the fake (factor 20): no 429s."""
-    async with FakeBotApi(limits=RateLimits(factor=20)) as fake:
+    async with BotApiServer(limits=RateLimits(factor=20)) as fake:
         app = (
             ApplicationBuilder()
             .token(fake.token)

@@ -9,10 +9,10 @@ import pytest
 from telegram.error import RetryAfter
 from telegram.ext import ApplicationBuilder
 
+from bot.playground.botapi import BotApiServer, RateLimits
 from bot.transport.ratelimit import SendingStopped, SlidingWindowRateLimiter
 from bot.transport.request import AiohttpRequest
 from tests.bot.transport.ratelimit.harness import FakeTime, Harness, busiest
-from tests.fakes import FakeBotApi, RateLimits
 
 
 @pytest.fixture
@@ -235,7 +235,7 @@ async def test_idle_chats_are_forgotten(h: Harness) -> None:
 
 async def test_no_429_from_the_fake_bot_api_at_full_speed() -> None:
     """60 sends to 60 private chats through PTB and the fake server (factor 20): no 429s."""
-    async with FakeBotApi(limits=RateLimits(factor=20)) as fake:
+    async with BotApiServer(limits=RateLimits(factor=20)) as fake:
         app = (
             ApplicationBuilder()
             .token(fake.token)

@@ -1,0 +1,74 @@
+"""The playground's own deck folder: the shipped decks, and any deck file the person loads,
+checked as the bot checks decks at start-up."""
+
+from __future__ import annotations
+
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+
+from content.loader import DECK_SUFFIXES, DeckError, load_deck, load_decks
+from content.models import Deck
+
+MAX_DECK_BYTES = 2 * 1024 * 1024
+
+
+@dataclass(frozen=True)
+class DeckRejected:
+    """A deck file that cannot be used: each problem as `file: question: field: message`."""
+
+    problems: list[str]
+
+
+class DeckFolder:
+    """A folder the playground's bot reads its decks from (never the repository's)."""
+
+    def __init__(self, folder: Path, shipped: Path) -> None:
+        self.folder = folder
+        self._incoming = folder.parent / "incoming"
+        if folder.exists():
+            shutil.rmtree(folder)
+        folder.mkdir(parents=True)
+        for path in sorted(shipped.iterdir()):
+            if path.suffix in DECK_SUFFIXES and path.is_file():
+                shutil.copyfile(path, folder / path.name)
+
+    def decks(self) -> dict[str, Deck]:
+        return load_decks(self.folder)
+
+    def add(self, name: str, content: bytes) -> Deck | DeckRejected:
+        """Check the file `name` (its bytes `content`); when it is a valid deck, it joins the
+        folder, replacing a deck of the same id. A rejected file changes nothing."""
+        safe = Path(name).name
+        if Path(safe).suffix not in DECK_SUFFIXES:
+            return DeckRejected([f"{safe}: -: -: not a deck file (a .yaml or .yml file)"])
+        if len(content) > MAX_DECK_BYTES:
+            return DeckRejected([f"{safe}: -: -: larger than {MAX_DECK_BYTES // 1024} KiB"])
+        self._incoming.mkdir(parents=True, exist_ok=True)
+        candidate = self._incoming / safe
+        candidate.write_bytes(content)
+        try:
+            deck = load_deck(candidate)
+        except DeckError as error:
+            return DeckRejected(
+                [_named(str(problem), candidate, safe) for problem in error.problems]
+            )
+        finally:
+            candidate.unlink(missing_ok=True)
+        for path in self.folder.iterdir():
+            if path.suffix in DECK_SUFFIXES and _deck_id(path) == deck.id:
+                path.unlink()
+        (self.folder / f"{deck.id}{Path(safe).suffix}").write_bytes(content)
+        return deck
+
+
+def _named(problem: str, candidate: Path, name: str) -> str:
+    """The problem with the file as the person named it, not the playground's copy."""
+    return problem.replace(str(candidate), name)
+
+
+def _deck_id(path: Path) -> str | None:
+    try:
+        return load_deck(path).id
+    except DeckError:
+        return None
