@@ -32,9 +32,13 @@ class DeckFolder:
         for path in sorted(shipped.iterdir()):
             if path.suffix in DECK_SUFFIXES and path.is_file():
                 shutil.copyfile(path, folder / path.name)
+        self._decks: dict[str, Deck] | None = None  # loaded once, and again after a change
 
     def decks(self) -> dict[str, Deck]:
-        return load_decks(self.folder)
+        """The folder's decks by id (parsing every file takes a while: kept until `add`)."""
+        if self._decks is None:
+            self._decks = load_decks(self.folder)
+        return self._decks
 
     def add(self, name: str, content: bytes) -> Deck | DeckRejected:
         """Check the file `name` (its bytes `content`); when it is a valid deck, it joins the
@@ -59,6 +63,7 @@ class DeckFolder:
             if path.suffix in DECK_SUFFIXES and _deck_id(path) == deck.id:
                 path.unlink()
         (self.folder / f"{deck.id}{Path(safe).suffix}").write_bytes(content)
+        self._decks = None
         return deck
 
 
