@@ -25,7 +25,8 @@ import asyncpg
 from benchmarks.leaderboard.sqlite import NOW, ZONES, create, fill
 from bot.core.model import PeriodKind
 from bot.core.rules.periods import period_start
-from storage.copy import CopyReport, copy_sqlite_to_postgres
+from storage.copy import CopyReport
+from storage.copy.run import copy_sqlite_to_postgres
 from storage.postgres.store import PostgresStore
 from storage.sqlite import SqliteStore
 from tests.pg_server import PgServer, find_bindir, start_server

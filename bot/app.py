@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import importlib.util
 import logging
 from collections.abc import AsyncIterator, Mapping
 from contextlib import AsyncExitStack, asynccontextmanager
@@ -36,10 +37,8 @@ from bot.workers.sender import Sender
 from bot.workers.ticker import DueWork, Ticker
 from content.loader import NONE, DeckError, DeckProblem, load_decks
 from content.models import Deck
-from storage.copy import CopyFailedError, CopyRefusedError, CopyReport, copy_sqlite_to_postgres
+from storage.copy.model import CopyFailedError, CopyRefusedError, CopyReport
 from storage.failures import STORAGE_ERRORS
-from storage.postgres.leader import PostgresLeadership
-from storage.postgres.store import PostgresStore
 from storage.sql.store import SqlStore
 from storage.sqlite import SchemaTooNewError, SqliteStore
 from storage.sqlite.lock import DatabaseInUseError, ProcessLock
@@ -49,6 +48,7 @@ __all__ = [
     "CopyRefusedError",
     "CopyReport",
     "DatabaseInUseError",
+    "PostgresDriverMissingError",
     "RunningBot",
     "SchemaTooNewError",
     "copy_to_postgres",
@@ -74,9 +74,29 @@ class RunningBot:
     leader: LeaderLoop | None = None  # with PostgreSQL: who runs the background work
 
 
+class PostgresDriverMissingError(RuntimeError):
+    """QUIZBOT_DATABASE is a PostgreSQL URL, but the `postgres` extra (asyncpg) is not
+    installed."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            "QUIZBOT_DATABASE is a PostgreSQL URL, but its driver is not installed: "
+            "pip install 'quizbot[postgres]' (the Docker image has it)"
+        )
+
+
+def _needs_asyncpg() -> None:
+    # PostgreSQL is an extra: a SQLite bot (`make run`) has no asyncpg and never imports it.
+    if importlib.util.find_spec("asyncpg") is None:
+        raise PostgresDriverMissingError
+
+
 async def open_store(settings: Settings, *, pool_size: int | None = None) -> SqlStore:
     """The database QUIZBOT_DATABASE names: a PostgreSQL URL, or else a SQLite file."""
     if settings.database_is_postgres():
+        _needs_asyncpg()
+        from storage.postgres.store import PostgresStore
+
         return await PostgresStore.open(
             settings.database, pool_size=pool_size or settings.database_pool_size
         )
@@ -195,6 +215,8 @@ async def running_bot(
 
         leader: LeaderLoop | None = None
         if replicated:
+            from storage.postgres.leader import PostgresLeadership
+
             leader = LeaderLoop(
                 replica=replica,
                 leadership=PostgresLeadership(settings.database),
@@ -268,4 +290,7 @@ async def run_until(settings: Settings, stop: asyncio.Event) -> None:
 async def copy_to_postgres(file: Path, url: str) -> CopyReport:
     """`python -m bot copy-to-postgres`: the SQLite database `file` copied into the empty
     PostgreSQL database `url`, and checked (storage/copy/)."""
+    _needs_asyncpg()
+    from storage.copy.run import copy_sqlite_to_postgres
+
     return await copy_sqlite_to_postgres(file, url)

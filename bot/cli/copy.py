@@ -17,6 +17,7 @@ from bot.app import (
     CopyFailedError,
     CopyRefusedError,
     CopyReport,
+    PostgresDriverMissingError,
     SchemaTooNewError,
     copy_to_postgres,
 )
@@ -62,7 +63,7 @@ def copy_command(file: Path, url: str) -> int:
     """Copy, print the report; the exit status (see the module's docstring)."""
     try:
         report = asyncio.run(copy_to_postgres(file, url))
-    except (CopyRefusedError, SchemaTooNewError) as error:
+    except (CopyRefusedError, SchemaTooNewError, PostgresDriverMissingError) as error:
         print(f"quizbot: {error}", file=sys.stderr)
         return 2
     except CopyFailedError as error:

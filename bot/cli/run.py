@@ -68,14 +68,14 @@ def run() -> int:
         print(f"quizbot: {TOKEN_HELP}", file=sys.stderr)
         return 2
     _configure_logging(settings.log_level, settings.telegram_bot_token.get_secret_value())
-    from bot.app import DatabaseInUseError, SchemaTooNewError
+    from bot.app import DatabaseInUseError, PostgresDriverMissingError, SchemaTooNewError
 
     try:
         asyncio.run(_serve(settings))
     except DeckError as error:
         print(f"quizbot: the decks have problems:\n{error}", file=sys.stderr)
         return 2
-    except (SchemaTooNewError, DatabaseInUseError) as error:
+    except (SchemaTooNewError, DatabaseInUseError, PostgresDriverMissingError) as error:
         print(f"quizbot: {error}", file=sys.stderr)
         return 2
     except InvalidToken:

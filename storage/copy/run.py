@@ -42,7 +42,6 @@ from __future__ import annotations
 import sqlite3
 import time
 from contextlib import aclosing
-from dataclasses import dataclass
 from pathlib import Path
 
 import asyncpg
@@ -67,9 +66,9 @@ from storage.copy.model import (
     CopyFailedError,
     CopyRefusedError,
     Table,
-    TableCopy,
     quote,
 )
+from storage.copy.model import CopyReport as CopyReport
 from storage.copy.source import (
     batches,
     check_source_tables,
@@ -86,35 +85,6 @@ from storage.sqlite.store import SqliteStore
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 # Rows per COPY: large enough that a round trip costs little, small enough to stream.
 BATCH_ROWS = 20_000
-
-
-@dataclass(frozen=True)
-class CopyReport:
-    """What `copy_sqlite_to_postgres` did, and what its check found."""
-
-    source: Path
-    # The file's schema version before this copy migrated it; None when it was current.
-    migrated_from: int | None
-    schema_version: int
-    # Copied, in the order they were copied, with the rows each has in both databases.
-    tables: tuple[TableCopy, ...]
-    not_copied: tuple[str, ...]
-    # Leaderboards compared (one per chat, period kind and period).
-    boards: int
-    copy_seconds: float
-    verify_seconds: float
-    # Empty when the copy checked out: each names a table or a board that differs.
-    differences: tuple[str, ...]
-    # A quizbot process had FILE open: the copy is of the moment the snapshot began.
-    source_in_use: bool
-
-    @property
-    def ok(self) -> bool:
-        return not self.differences
-
-    @property
-    def rows(self) -> int:
-        return sum(table.rows for table in self.tables)
 
 
 async def copy_sqlite_to_postgres(

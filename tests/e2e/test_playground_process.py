@@ -33,10 +33,11 @@ async def _page(port: int) -> str:
 
 async def test_no_token_opens_the_playground_and_says_so_first(tmp_path: Path) -> None:
     """The first line names the playground's address and how to run the real bot; the page
-    answers on 127.0.0.1; the files are the playground's own; SIGTERM ends it with 0."""
+    answers on 127.0.0.1; the files are the playground's own; SIGTERM ends it with 0. As
+    `make run` installs it: without the `postgres` extra."""
     port = free_port()
     env = bot_env(QUIZBOT_PLAYGROUND_PORT=str(port))
-    proc = await spawn_bot(cwd=tmp_path, env=env)
+    proc = await spawn_bot(cwd=tmp_path, env=env, without_asyncpg=True)
     try:
         first = await _first_line(proc)
         assert f"playground on http://127.0.0.1:{port}" in first
@@ -69,3 +70,24 @@ async def test_a_broken_deck_given_to_the_playground_is_named_and_nothing_starts
     assert code == 2, err
     assert "mine.yaml: q1: " in err
     assert "Traceback" not in err
+
+
+async def test_a_postgres_database_without_its_driver_is_one_clear_line(tmp_path: Path) -> None:
+    """QUIZBOT_DATABASE a PostgreSQL URL, asyncpg not installed: exit 2 naming the extra."""
+    env = bot_env(
+        TELEGRAM_BOT_TOKEN="1:token", QUIZBOT_DATABASE="postgresql://quiz@127.0.0.1:1/quiz"
+    )
+    code, _, err = await run_bot("run", cwd=tmp_path, env=env, without_asyncpg=True)
+    assert code == 2, err
+    assert "pip install 'quizbot[postgres]'" in err
+    assert "Traceback" not in err
+    code, _, err = await run_bot(
+        "copy-to-postgres",
+        "x.sqlite3",
+        "postgresql://h/db",
+        cwd=tmp_path,
+        env=bot_env(),
+        without_asyncpg=True,
+    )
+    assert code == 2, err
+    assert "quizbot[postgres]" in err

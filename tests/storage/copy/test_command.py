@@ -8,9 +8,7 @@ import sys
 from pathlib import Path
 
 from bot.cli.copy import redacted
-from storage.copy import (
-    BOARD_ORDER,
-)
+from storage.copy.check import BOARD_ORDER
 from storage.sql.boards import TOP
 
 

@@ -15,10 +15,8 @@ from bot.core.model import (
     PeriodKind,
 )
 from bot.core.rules.periods import period_keys, period_start
-from storage.copy import (
-    copy_sqlite_to_postgres,
-)
 from storage.copy import run as copying
+from storage.copy.run import copy_sqlite_to_postgres
 from storage.postgres.store import PostgresStore
 from storage.sqlite import SqliteStore
 from storage.sqlite.lock import ProcessLock

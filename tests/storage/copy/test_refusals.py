@@ -11,12 +11,9 @@ from typing import Any
 import asyncpg
 import pytest
 
-from storage.copy import (
-    CopyFailedError,
-    CopyRefusedError,
-    copy_sqlite_to_postgres,
-)
+from storage.copy import CopyFailedError, CopyRefusedError
 from storage.copy import run as copying
+from storage.copy.run import copy_sqlite_to_postgres
 from storage.migrations import SchemaTooNewError
 from storage.sqlite.db import SqliteDatabase, bundled_migrations
 from tests.storage.copy.filled import (
