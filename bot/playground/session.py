@@ -34,8 +34,8 @@ MEMBER_NAMES = ("Ada", "Grace", "Alan", "Katherine")
 GROUP = FakeChat.supergroup(-1001000000001, "Study group")
 # A question the person presses gets its answer shown; the newest few are kept for the page.
 PRESSES_KEPT = 20
-# The server forgets all but this many calls, updates and messages of each chat, every minute
-# (older questions with buttons stay for an hour: the bot may still reveal them).
+# The server forgets all but this many calls, updates and messages of each chat (and as many
+# older ones with buttons: the bot may still reveal them), every minute.
 SERVER_KEEPS = 300
 FORGET_EVERY_SECONDS = 60.0
 # The clock moves in steps of at most this, the bot acting on what came due after each.

@@ -86,14 +86,14 @@ class BotApiServer(BotApiWaiting):
 
     # -- a long-running server ----------------------------------------------------------------
 
-    def forget_old(self, keep: int, *, buttons_kept_for: float = 3600.0) -> None:
-        """Keep only the newest `keep` calls, updates, press answers and messages of each chat,
-        and older messages with buttons sent or edited within `buttons_kept_for` seconds (the
-        bot may still edit an open question). The tests keep everything; the playground calls
-        this now and then, so a long session does not grow the server without end."""
+    def forget_old(self, keep: int) -> None:
+        """Keep only the newest `keep` calls, updates and press answers, and of each chat's
+        messages the newest `keep` plus up to `keep` older ones with buttons (the bot may still
+        edit an open question). The tests keep everything; the playground calls this now and
+        then, so a long session does not grow the server without end."""
         del self.calls[:-keep]
         self.webhook.forget_old(keep)
-        self._forget_old_state(keep, time.time() - buttons_kept_for)
+        self._forget_old_state(keep)
 
     # -- fault injection -----------------------------------------------------------------------
 

@@ -60,17 +60,18 @@ class BotApiState:
         self._changed.set()
         self._changed = asyncio.Event()
 
-    def _forget_old_state(self, keep: int, buttons_since: float) -> None:
+    def _forget_old_state(self, keep: int) -> None:
         for update_id in sorted(self._history)[:-keep]:
             del self._history[update_id]
         for query_id in list(self.callback_answers)[:-keep]:
             del self.callback_answers[query_id]
         del self.dropped_updates[:-keep]
         for messages in self._messages.values():
-            for message_id in list(messages)[:-keep]:
-                message = messages[message_id]
-                touched = max(message.date, message.edit_date or 0)
-                if not message.keyboard or touched < buttons_since:
+            older = list(messages)[:-keep]
+            with_buttons = [message_id for message_id in older if messages[message_id].keyboard]
+            kept = set(with_buttons[-keep:])
+            for message_id in older:
+                if message_id not in kept:
                     del messages[message_id]
 
     def poke(self) -> None:

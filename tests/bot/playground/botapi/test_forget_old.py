@@ -30,15 +30,16 @@ async def test_forget_old_keeps_the_newest_and_every_message_with_buttons(
     assert fake.message(CHAT.id, question.message_id).text == "Which? (closed)"
 
 
-async def test_an_old_message_with_buttons_goes_after_its_time(
+async def test_old_messages_with_buttons_are_kept_only_up_to_as_many_again(
     fake: BotApiServer, bot: Bot
 ) -> None:
-    """A message with buttons untouched for longer than it is kept for is forgotten too."""
+    """Keeping 2: the 2 newest messages, and of the older ones the 2 newest with buttons."""
     fake.send_message(CHAT, ALICE, "/start")
     keyboard = InlineKeyboardMarkup([[InlineKeyboardButton("A", callback_data="a:1:0")]])
-    question = await bot.send_message(CHAT.id, "Which?", reply_markup=keyboard)
-    for i in range(5):
+    for i in range(4):
+        await bot.send_message(CHAT.id, f"question {i}", reply_markup=keyboard)
+    for i in range(3):
         await bot.send_message(CHAT.id, f"note {i}")
-    fake.forget_old(2, buttons_kept_for=-1.0)
-    assert fake.find_message(CHAT.id, question.message_id) is None
-    assert [m.text for m in fake.chat_messages(CHAT.id)] == ["note 3", "note 4"]
+    fake.forget_old(2)
+    kept = [m.text for m in fake.chat_messages(CHAT.id)]
+    assert kept == ["question 2", "question 3", "note 1", "note 2"]
