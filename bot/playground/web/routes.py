@@ -1,6 +1,8 @@
 """The playground's page and its small JSON API, on 127.0.0.1 only.
 
 GET  /                  the page (static files: no build step, nothing from outside)
+GET  /static/{path}     the page's files listed in STATIC (ES modules in js/, styles in css/);
+                        any other path, `..` included, is 404
 GET  /api/state?after=N the snapshot, once it is newer than version N (a long poll, ≤ 25 s)
 POST /api/say           {"chat_id", "text"}: the person writes in a chat
 POST /api/press         {"chat_id", "message_id", "data"}: the person presses a button
@@ -34,10 +36,24 @@ from bot.playground.web.snapshot import Versions
 SESSION: web.AppKey[Playground] = web.AppKey("session", Playground)
 VERSIONS: web.AppKey[Versions] = web.AppKey("versions", Versions)
 LONG_POLLS: web.AppKey[set[asyncio.Task[Any]]] = web.AppKey("long_polls")
+# The files the page may load (a path under static/ → its content type): nothing else is served.
 STATIC = {
-    "app.js": "text/javascript",
-    "app.css": "text/css",
     "index.html": "text/html",
+    "css/base.css": "text/css",
+    "css/chat.css": "text/css",
+    "css/messages.css": "text/css",
+    "css/panel.css": "text/css",
+    "js/main.js": "text/javascript",
+    "js/actions.js": "text/javascript",
+    "js/api.js": "text/javascript",
+    "js/chats.js": "text/javascript",
+    "js/dom.js": "text/javascript",
+    "js/links.js": "text/javascript",
+    "js/messages.js": "text/javascript",
+    "js/panel.js": "text/javascript",
+    "js/state.js": "text/javascript",
+    "js/text.js": "text/javascript",
+    "js/views.js": "text/javascript",
 }
 LONG_POLL_SECONDS = 25.0
 MAX_TEXT = 4096
@@ -54,7 +70,7 @@ def build_app(session: Playground) -> web.Application:
     app[SESSION] = session
     app[VERSIONS] = Versions()
     app.router.add_get("/", _page)
-    app.router.add_get("/static/{name}", _static)
+    app.router.add_get("/static/{path:.+}", _static)
     app.router.add_get("/api/state", _state)
     app.router.add_post("/api/say", _say)
     app.router.add_post("/api/press", _press)
@@ -84,8 +100,8 @@ async def _same_origin(request: web.Request, handler: Any) -> web.StreamResponse
     return response
 
 
-def _asset(name: str) -> bytes:
-    return files("bot.playground.web").joinpath("static", name).read_bytes()
+def _asset(path: str) -> bytes:
+    return files("bot.playground.web").joinpath("static", *path.split("/")).read_bytes()
 
 
 async def _page(request: web.Request) -> web.Response:
@@ -93,10 +109,10 @@ async def _page(request: web.Request) -> web.Response:
 
 
 async def _static(request: web.Request) -> web.Response:
-    name = request.match_info["name"]
-    if name not in STATIC:
+    path = request.match_info["path"]
+    if path not in STATIC:
         raise web.HTTPNotFound()
-    return web.Response(body=_asset(name), content_type=STATIC[name], charset="utf-8")
+    return web.Response(body=_asset(path), content_type=STATIC[path], charset="utf-8")
 
 
 async def _state(request: web.Request) -> web.Response:

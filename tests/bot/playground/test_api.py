@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
+from pathlib import Path
 
 import aiohttp
 import pytest
 from aiohttp.test_utils import TestClient, TestServer
 
 from bot.playground.session import GROUP, YOU, Playground
+from bot.playground.web import routes
 from bot.playground.web.routes import build_app
 
 
@@ -31,12 +33,25 @@ async def _error(answer: aiohttp.ClientResponse) -> str:
 
 
 async def test_the_page_and_its_files_are_served_and_nothing_else(client: Client) -> None:
-    """/ is the page; its three static files are served; any other name is 404."""
+    """/ is the page; every file under static/ is listed and served with its content type;
+    any other path (one going up with `..` too) is 404."""
     assert "<title>" in await (await client.get("/")).text()
-    for name in ("app.js", "app.css", "index.html"):
-        assert (await client.get(f"/static/{name}")).status == 200
-    assert (await client.get("/static/..%2Fsession.py")).status == 404
-    assert (await client.get("/static/secret.txt")).status == 404
+    static = Path(routes.__file__).parent / "static"
+    on_disk = {path.relative_to(static).as_posix() for path in static.rglob("*") if path.is_file()}
+    assert on_disk == set(routes.STATIC)
+    for name, content_type in routes.STATIC.items():
+        answer = await client.get(f"/static/{name}")
+        assert (answer.status, answer.content_type) == (200, content_type)
+    for path in (
+        "/static/..%2Fsession.py",
+        "/static/js/..%2F..%2Fsession.py",
+        "/static/js/%2E%2E/%2E%2E/routes.py",
+        "/static/js",
+        "/static/js/",
+        "/static/secret.txt",
+        "/static/js/secret.js",
+    ):
+        assert (await client.get(path)).status == 404, path
 
 
 async def test_state_lists_both_chats_the_commands_and_the_decks(

@@ -98,14 +98,15 @@ class PlaygroundPage:
         if picture.exists() and source.exists() and source.read_text().strip() == drawn_by:
             return
         DOCS_IMAGES.mkdir(parents=True, exist_ok=True)
-        await self.page.screenshot(path=picture)
+        await self.page.screenshot(path=picture, animations="disabled")
         source.write_text(drawn_by + "\n")
 
 
 def _drawn_by() -> str:
     """A digest of what decides how the page looks: its static files and the renderers."""
     digest = hashlib.sha256()
-    for path in sorted([*STATIC.glob("*"), *RENDER.rglob("*.py")]):
+    static = [path for path in STATIC.rglob("*") if path.is_file()]
+    for path in sorted([*static, *RENDER.rglob("*.py")]):
         digest.update(path.relative_to(REPO).as_posix().encode())
         digest.update(path.read_bytes())
     return digest.hexdigest()

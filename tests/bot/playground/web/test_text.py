@@ -13,7 +13,8 @@ SOURCE = (
     "<blockquote>quoted</blockquote>\nafter /quiz <tg-spoiler>secret</tg-spoiler> &lt;b&gt;\n"
     '<pre><code class="language-python">x = 1 /quiz</code></pre>'
 )
-DRAW = """([text, entities]) => {
+DRAW = """async ([text, entities]) => {
+    const { renderText } = await import("/static/js/text.js");  // the instance the page runs
     const box = document.createElement("div");
     box.append(renderText(text, entities, 0));
     return box;
