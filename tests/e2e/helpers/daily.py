@@ -14,9 +14,12 @@ GROUP = FakeChat.supergroup(-1005550001, "Daily group")
 
 
 async def say(fake: BotApiServer, user: FakeUser, text: str, chat: FakeChat = GROUP) -> str:
+    """`user` writes `text` in `chat`; the bot's reply there (not a later reply elsewhere)."""
     since = len(fake.calls)
     fake.send_message(chat, user, text)
-    call = await fake.wait_for_call("sendMessage", since=since)
+    call = await fake.wait_for_call(
+        "sendMessage", lambda c: c.params.get("chat_id") == chat.id, since=since
+    )
     return str(call.params["text"])
 
 
