@@ -134,9 +134,41 @@ def _read(path: Path) -> tuple[Deck | None, list[DeckProblem]]:
             DeckProblem(file, NONE, NONE, "must be a mapping with id, title, source and questions")
         ]
     try:
-        return Deck.model_validate(raw), []
+        deck = Deck.model_validate(raw)
     except ValidationError as error:
         return None, _validation_problems(file, raw, error)
+    problems = image_problems(path, deck)
+    return (None, problems) if problems else (deck, [])
+
+
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+# Telegram takes photos up to 10 MB; a diagram is far smaller, and every ask uploads it.
+MAX_IMAGE_BYTES = 5 * 1024 * 1024
+
+
+def image_problems(path: Path, deck: Deck) -> list[DeckProblem]:
+    """Each `image`/`explanation_image` that is not a PNG file beside the deck file."""
+    problems = []
+    for question in deck.questions:
+        for field, name in (
+            ("image", question.image),
+            ("explanation_image", question.explanation_image),
+        ):
+            if name is None:
+                continue
+            image = path.parent / name
+            why = None
+            if not image.is_file():
+                why = f"no file {name} beside the deck"
+            elif image.stat().st_size > MAX_IMAGE_BYTES:
+                why = f"{name} is over {MAX_IMAGE_BYTES // 2**20} MB"
+            else:
+                with image.open("rb") as opened:
+                    if opened.read(len(PNG_SIGNATURE)) != PNG_SIGNATURE:
+                        why = f"{name} is not a PNG file"
+            if why is not None:
+                problems.append(DeckProblem(path.name, question.id, field, why))
+    return problems
 
 
 def load_deck(path: Path) -> Deck:

@@ -55,6 +55,18 @@ Source = Annotated[
 ]
 
 
+def _check_image(value: str) -> str:
+    parts = value.split("/")
+    if not value.endswith(".png") or value.startswith("/") or ".." in parts or "" in parts:
+        raise PydanticCustomError(
+            "image_path", "must be the path of a .png file beside the deck, e.g. images/ring.png"
+        )
+    return value
+
+
+ImageFile = Annotated[Text, AfterValidator(_check_image)]
+
+
 def located(kind: str, message: str, *at: str | int) -> PydanticCustomError:
     """An error to report at `at` below the validator's own location.
 
@@ -86,11 +98,15 @@ def max_explanation_length(question: Question) -> int:
 
 
 class Question(BaseModel):
-    """One multiple-choice question; `answer` is the right option, `wrong` the distractors.
+    """One multiple-choice question: `answer` is the right option (or `answers`, two or more,
+    for a "choose N" question whose stem says how many to pick), `wrong` the distractors.
 
     `source` is the URL (and section) of the primary document the question rests on;
     `note` is shown after the explanation where review found the question or its
-    explanation imprecise: what is accurate, with its source.
+    explanation imprecise: what is accurate, with its source. `scenario` marks a question
+    that sets a situation and asks what happens or what to do (not the recall of a fact).
+    `image` and `explanation_image` are PNG files beside the deck file, drawn by a script from
+    data (the loader checks they are there).
     """
 
     model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
@@ -98,38 +114,79 @@ class Question(BaseModel):
     id: Slug
     topic: Text
     text: Text
-    answer: Text
+    answer: Text | None = None
+    answers: list[Text] | None = None
     wrong: list[Text]
     explanation: Explanation
     source: Source | None = None
     note: Note | None = None
+    scenario: bool = False
+    image: ImageFile | None = None
+    explanation_image: ImageFile | None = None
+
+    @property
+    def right_options(self) -> tuple[str, ...]:
+        """The right option, or the right options of a "choose N" question."""
+        if self.answers is not None:
+            return tuple(self.answers)
+        assert self.answer is not None  # the validator asks for one of the two
+        return (self.answer,)
+
+    @property
+    def picks(self) -> int:
+        """How many options a learner picks: 1, or N for "choose N"."""
+        return len(self.right_options)
 
     @property
     def options(self) -> tuple[str, ...]:
-        """All options, the right one first (index 0)."""
-        return (self.answer, *self.wrong)
+        """All options, the right ones first (indexes 0 … picks - 1)."""
+        return (*self.right_options, *self.wrong)
 
     @property
     def content_hash(self) -> str:
         """A short, stable fingerprint of what learners read: the text, the options (the right
-        one first), the explanation and the note. Asks and learner reports store it, so an
-        author can tell which wording a report was made against."""
-        seen = [self.text, list(self.options), self.explanation, self.note]
+        ones first), the explanation, the note and the images' names. Asks and learner
+        reports store it, so an author can tell which wording a report was made against."""
+        seen: list[object] = [self.text, list(self.options), self.explanation, self.note]
+        if self.image is not None or self.explanation_image is not None:
+            seen += [self.image, self.explanation_image]
         payload = json.dumps(seen, ensure_ascii=False, separators=(",", ":"))
         digest = hashlib.sha256(payload.encode("utf-8", "surrogatepass")).hexdigest()
         return digest[:CONTENT_HASH_LENGTH]
 
     @model_validator(mode="after")
     def _check_options(self) -> Self:
+        if (self.answer is None) == (self.answers is None):
+            raise located(
+                "answer_or_answers",
+                "give either `answer` (one right option) or `answers` (two or more, for a "
+                "question that asks to choose that many), not both and not neither",
+                "answer",
+            )
+        if self.answers is not None and len(self.answers) < 2:
+            raise located(
+                "answers_count", "needs two or more right options (else use `answer`)", "answers"
+            )
         count = len(self.options)
-        if not MIN_OPTIONS <= count <= MAX_OPTIONS:
+        if not MIN_OPTIONS <= count <= MAX_OPTIONS or not self.wrong:
+            picks = self.picks
             raise located(
                 "option_count",
-                f"needs {MIN_OPTIONS - 1}-{MAX_OPTIONS - 1} wrong options "
-                f"({MIN_OPTIONS}-{MAX_OPTIONS} options in total), found {len(self.wrong)}",
+                f"needs 1-{MAX_OPTIONS - picks} wrong options ({MIN_OPTIONS}-{MAX_OPTIONS} "
+                f"options in total), found {len(self.wrong)}",
                 "wrong",
             )
-        seen = {_option_key(self.answer): "the answer"}
+        seen: dict[str, str] = {}
+        for index, option in enumerate(self.right_options):
+            key = _option_key(option)
+            if key in seen:
+                raise located(
+                    "duplicate_option",
+                    f"{option!r} repeats {seen[key]} (ignoring case and spaces)",
+                    "answers",
+                    index,
+                )
+            seen[key] = "the answer" if self.answers is None else f"answer #{index + 1}"
         for index, option in enumerate(self.wrong):
             key = _option_key(option)
             if key in seen:

@@ -68,7 +68,7 @@ def explanation_block(question: Question, room: int = MESSAGE_LIMIT) -> str:
 
 
 def explanation_message(question: Question, ask: Ask, correct: bool) -> str:
-    right = f"<b>{letter(ask.right_position)})</b> {escape(question.answer)}"
+    right = f"<b>{letter(ask.right_position)})</b> {escape(question.right_options[0])}"
     verdict = "✅ <b>Correct!</b>" if correct else f"❌ <b>Not quite.</b> The answer is {right}"
     room = MESSAGE_LIMIT - utf16_len(verdict) - 2
     return f"{verdict}\n\n{explanation_block(question, room)}"

@@ -50,7 +50,7 @@ def private_summary(summary: RoundSummary, limit: int = MESSAGE_LIMIT) -> str:
     for shown, question in enumerate(missed):
         item = (
             f"\n• {escape(shorten(question.text, REVIEW_TEXT_LIMIT))}\n"
-            f"  <i>Answer: {escape(shorten(question.answer, REVIEW_ANSWER_LIMIT))}</i>"
+            f"  <i>Answer: {escape(shorten(' / '.join(question.right_options), REVIEW_ANSWER_LIMIT))}</i>"
         )
         more = f"\n…and {len(missed) - shown} more"
         if utf16_len(text + item) + len(more) + 8 > limit:

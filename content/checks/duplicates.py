@@ -39,8 +39,8 @@ class Stem:
             question.id,
             option_key(question.text),
             frozenset(key_words(question.text)),
-            option_key(question.answer),
-            frozenset(key_words(question.answer)),
+            option_key(" / ".join(question.right_options)),
+            frozenset(key_words(" ".join(question.right_options))),
         )
 
     def name(self, seen_from: str) -> str:

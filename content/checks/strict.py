@@ -1,7 +1,8 @@
 """`check-decks --strict`: the content rules of a deck worth studying, beyond what loads.
 
 On top of the loader's checks it reports, as `file: question-id: field: message` (`-` for
-the deck): a missing or non-URL `source`; duplicate and near-duplicate questions within a
+the deck): a missing or non-URL `source`; a "choose N" stem that does not say N, or says a
+number other than its count of `answers`; duplicate and near-duplicate questions within a
 deck and across the decks of a folder; options that are the same after ignoring case and
 punctuation; "all/none of the above" options; an explanation whose first sentence is
 over FIRST_SENTENCE_LIMIT characters; a question where only the right answer repeats the
@@ -14,6 +15,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from content.checks.duplicates import duplicate_problems
+from content.checks.picks import picks_problem
 from content.checks.similarity import first_sentence, option_key, points_at_other_options, stem
 from content.checks.tells import deck_tells, only_answer_echoes
 from content.loader import NONE, DeckProblem, scan_decks
@@ -38,8 +40,10 @@ def _option_words(option: str) -> tuple[str, ...]:
     return tuple(stem(word) for word in option_key(option).split() if word not in _ARTICLES)
 
 
-def _option_name(index: int) -> str:
-    return "answer" if index == 0 else f"wrong #{index}"
+def _option_name(question: Question, index: int) -> str:
+    if index < question.picks:
+        return "answer" if question.answers is None else f"answers #{index + 1}"
+    return f"wrong #{index - question.picks + 1}"
 
 
 def option_problems(question: Question) -> list[tuple[str, str]]:
@@ -47,7 +51,7 @@ def option_problems(question: Question) -> list[tuple[str, str]]:
     found = []
     seen: dict[tuple[str, ...], int] = {}
     for index, option in enumerate(question.options):
-        field = _option_name(index)
+        field = _option_name(question, index)
         if points_at_other_options(option):
             found.append((field, f"{option!r} points at the other options; name a fact instead"))
         words = _option_words(option)
@@ -55,7 +59,7 @@ def option_problems(question: Question) -> list[tuple[str, str]]:
             found.append(
                 (
                     field,
-                    f"{option!r} is the same as {_option_name(seen[words])} "
+                    f"{option!r} is the same as {_option_name(question, seen[words])} "
                     "after ignoring case, punctuation, articles and plurals",
                 )
             )
@@ -70,6 +74,8 @@ def question_problems(question: Question) -> list[tuple[str, str]]:
     if (problem := source_problem(question.source)) is not None:
         found.append(("source", problem))
     found.extend(option_problems(question))
+    if (problem := picks_problem(question)) is not None:
+        found.append(("text", problem))
     first = first_sentence(question.explanation)
     if len(first) > FIRST_SENTENCE_LIMIT:
         found.append(

@@ -69,14 +69,16 @@ def tail_probability(chances: Sequence[float], at_least: int) -> float:
 
 def measure(deck: Deck, shows: Callable[[Question], bool]) -> Tell:
     """Count the questions of `deck` for which `shows` holds and test the count."""
-    chances = [1 / len(question.options) for question in deck.questions]
+    chances = [question.picks / len(question.options) for question in deck.questions]
     ids = tuple(question.id for question in deck.questions if shows(question))
     return Tell(ids, len(chances), sum(chances), tail_probability(chances, len(ids)))
 
 
 def answer_is_longest(question: Question) -> bool:
-    """The right answer is longer than every wrong option (ties do not count)."""
-    return len(question.answer) > max(len(option) for option in question.wrong)
+    """The longest option is a right one, longer than every wrong option (ties do not
+    count)."""
+    longest_right = max(len(option) for option in question.right_options)
+    return longest_right > max(len(option) for option in question.wrong)
 
 
 def echoes(question: Question) -> list[int]:
@@ -86,9 +88,9 @@ def echoes(question: Question) -> list[int]:
 
 
 def answer_echoes_most(question: Question) -> bool:
-    """The right answer repeats more of the stem's key words than any wrong option."""
-    answer, *wrong = echoes(question)
-    return answer > max(wrong)
+    """A right answer repeats more of the stem's key words than any wrong option."""
+    counts = echoes(question)
+    return max(counts[: question.picks]) > max(counts[question.picks :])
 
 
 def only_answer_echoes(question: Question) -> list[str]:
@@ -97,7 +99,7 @@ def only_answer_echoes(question: Question) -> list[str]:
     keys = {key for _, key in stem}
     if any(keys & set(key_words(option)) for option in question.wrong):
         return []
-    shared = set(key_words(question.answer))
+    shared = set(key_words(" ".join(question.right_options)))
     return list(dict.fromkeys(word for word, key in stem if key in shared))
 
 
