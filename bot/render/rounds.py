@@ -48,9 +48,10 @@ def private_summary(summary: RoundSummary, limit: int = MESSAGE_LIMIT) -> str:
         return head + ("\n\nA perfect round! 🎉" if asked else "")
     text = f"{head}\n\n<b>To review</b>"
     for shown, question in enumerate(missed):
+        answer = shorten(" / ".join(question.right_options), REVIEW_ANSWER_LIMIT)
         item = (
             f"\n• {escape(shorten(question.text, REVIEW_TEXT_LIMIT))}\n"
-            f"  <i>Answer: {escape(shorten(' / '.join(question.right_options), REVIEW_ANSWER_LIMIT))}</i>"
+            f"  <i>Answer: {escape(answer)}</i>"
         )
         more = f"\n…and {len(missed) - shown} more"
         if utf16_len(text + item) + len(more) + 8 > limit:
