@@ -8,8 +8,12 @@ from __future__ import annotations
 
 from bot.callback_data.answers import AnswerButton as AnswerButton
 from bot.callback_data.answers import NextButton as NextButton
+from bot.callback_data.answers import PickButton as PickButton
+from bot.callback_data.answers import SubmitButton as SubmitButton
 from bot.callback_data.answers import parse_answer_button as parse_answer_button
 from bot.callback_data.answers import parse_next_button as parse_next_button
+from bot.callback_data.answers import parse_pick_button as parse_pick_button
+from bot.callback_data.answers import parse_submit_button as parse_submit_button
 from bot.callback_data.exams import EXAM_DATA as EXAM_DATA
 from bot.callback_data.exams import ExamButton as ExamButton
 from bot.callback_data.exams import parse_exam_button as parse_exam_button

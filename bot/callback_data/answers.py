@@ -1,4 +1,5 @@
-"""Buttons of questions: a letter (`a:<ask>:<position>`) and `Next ▶` (`n:<round>:<asked>`)."""
+"""Buttons of questions: a letter (`a:<ask>:<position>`), a letter of a "choose N" question
+(`p:<ask>:<position>`) and its `Submit` (`s:<ask>`), and `Next ▶` (`n:<round>:<asked>`)."""
 
 from __future__ import annotations
 
@@ -26,6 +27,37 @@ def parse_answer_button(data: str | None) -> AnswerButton | None:
     """The button a press refers to, or None when the data is not one of ours."""
     found = numbers((ID, POSITION), fields_of(Prefix.ANSWER, data))
     return None if found is None else AnswerButton(ask_id=found[0], position=found[1])
+
+
+@dataclass(frozen=True)
+class PickButton:
+    """A press on letter `position` of the "choose N" question stored as ask `ask_id`."""
+
+    ask_id: int
+    position: int
+
+    def encode(self) -> str:
+        return encoded(Prefix.PICK, self.ask_id, self.position)
+
+
+def parse_pick_button(data: str | None) -> PickButton | None:
+    found = numbers((ID, POSITION), fields_of(Prefix.PICK, data))
+    return None if found is None else PickButton(ask_id=found[0], position=found[1])
+
+
+@dataclass(frozen=True)
+class SubmitButton:
+    """`Submit` under the "choose N" question stored as ask `ask_id`."""
+
+    ask_id: int
+
+    def encode(self) -> str:
+        return encoded(Prefix.SUBMIT, self.ask_id)
+
+
+def parse_submit_button(data: str | None) -> SubmitButton | None:
+    found = numbers((ID,), fields_of(Prefix.SUBMIT, data))
+    return None if found is None else SubmitButton(ask_id=found[0])
 
 
 @dataclass(frozen=True)

@@ -17,6 +17,8 @@ SEPARATOR = ":"
 class Prefix(StrEnum):
     ANSWER = "a"  # a letter under a question
     NEXT = "n"  # `Next ▶` in a private round
+    PICK = "p"  # a letter of a "choose N" question (picks or unpicks it)
+    SUBMIT = "s"  # `Submit` under a "choose N" question
     REPORT = "r"  # `⚑ Report` under an explanation
     REPORT_REASON = "rp"  # a reason in the report picker
     REPORT_SKIP = "rs"  # `Send without comment`

@@ -128,6 +128,7 @@ def build_services(
         clock=clock,
         outbox=outbox,
         summaries=summaries,
+        picks=store,
         memory=memory,
         cards=store,
     )

@@ -10,11 +10,17 @@ from telegram import CallbackQuery, Update
 from telegram.ext import ContextTypes
 
 from bot import metrics
-from bot.callback_data import NextButton, parse_answer_button, parse_next_button
-from bot.core.quiz import QuizService, StillOpen
+from bot.callback_data import (
+    NextButton,
+    parse_answer_button,
+    parse_next_button,
+    parse_pick_button,
+    parse_submit_button,
+)
+from bot.core.quiz import Picked, QuizService, StillOpen, WrongCount
 from bot.core.rounds.service import NoRound, NotAllowed, RoundOver, RoundRunning, RoundService
 from bot.core.rules.mastery import NoSuchTopic
-from bot.core.rules.scoring import AlreadyAnswered, Invalid, Recorded, TooLate
+from bot.core.rules.scoring import AlreadyAnswered, AnswerResult, Invalid, Recorded, TooLate
 from bot.handlers.admin import AdminCheck, AdminCheckUnavailableError
 from bot.handlers.common import Answering, answer_press, chat_ref, player, thread_of
 from bot.parsing import Usage, arguments_of, parse_quiz
@@ -89,7 +95,8 @@ class QuizHandlers:
             await self._answering.reply(message, rounds.STOP_REFUSED)
 
     async def on_press(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-        """A letter under a question, or `Next ▶`; anything else is refused politely."""
+        """A letter under a question (picked, on a "choose N" question), `Submit` or `Next ▶`;
+        anything else is refused politely."""
         query = update.callback_query
         if query is None:
             return
@@ -100,26 +107,49 @@ class QuizHandlers:
         if next_button is not None:
             await self._next(query, next_button)
             return
-        button = parse_answer_button(query.data)
-        if button is None:
+        chat_id, message_id = query.message.chat.id, query.message.message_id
+        presser = player(query.from_user)
+        result: AnswerResult | Picked | WrongCount
+        if (button := parse_answer_button(query.data)) is not None:
+            result = await self._quiz.answer(
+                chat_id=chat_id,
+                message_id=message_id,
+                ask_id=button.ask_id,
+                position=button.position,
+                player=presser,
+            )
+        elif (pick := parse_pick_button(query.data)) is not None:
+            result = await self._quiz.pick(
+                chat_id=chat_id,
+                message_id=message_id,
+                ask_id=pick.ask_id,
+                position=pick.position,
+                player=presser,
+            )
+        elif (submit := parse_submit_button(query.data)) is not None:
+            result = await self._quiz.submit(
+                chat_id=chat_id, message_id=message_id, ask_id=submit.ask_id, player=presser
+            )
+        else:
             await answer_press(query, questions.INVALID_BUTTON_ALERT, alert=True)
             return
-        chat_id = query.message.chat.id
-        result = await self._quiz.answer(
-            chat_id=chat_id,
-            message_id=query.message.message_id,
-            ask_id=button.ask_id,
-            position=button.position,
-            player=player(query.from_user),
-        )
+        await self._tell(query, result)
+
+    async def _tell(self, query: CallbackQuery, result: AnswerResult | Picked | WrongCount) -> None:
+        """Answer the press with what it did."""
+        assert query.message is not None
         if isinstance(result, Recorded):
             metrics.answer_recorded(query.message.chat.type)
         match result:
             case Invalid(reason):
                 log.info("rejected a press from user %s: %s", query.from_user.id, reason)
                 await answer_press(query, questions.INVALID_BUTTON_ALERT, alert=True)
+            case Picked(ask=ask, picked=picked):
+                await answer_press(query, questions.picks_toast(ask, picked))
+            case WrongCount(ask=ask, picked=picked):
+                await answer_press(query, questions.wrong_count_alert(ask, picked), alert=True)
             case AlreadyAnswered(answer=answer):
-                await answer_press(query, questions.already_answered_toast(answer.position))
+                await answer_press(query, questions.already_answered_toast(answer.positions))
             case TooLate(ask=ask):
                 await answer_press(query, questions.too_late_toast(ask), alert=True)
             case Recorded(ask=ask, question=question, answer=answer) if ask.closes_at:
@@ -127,7 +157,7 @@ class QuizHandlers:
                 alert = group.answer_alert(question, ask, answer.correct)
                 await answer_press(query, alert, alert=True)
                 if self._counts_here() and self._live.answered(ask):
-                    self._kick(chat_id)
+                    self._kick(query.message.chat.id)
             case Recorded(ask=ask, answer=answer):
                 await answer_press(query, questions.result_toast(ask, answer.correct))
 

@@ -5,18 +5,19 @@ pointer to its open question."""
 from __future__ import annotations
 
 from bot.callback_data import NextButton
-from bot.core.quiz import Explain, MarkAnswered, PointToOpen
+from bot.core.quiz import Explain, MarkAnswered, PointToOpen, ShowPicks
 from bot.core.rounds import RemoveButton
-from bot.render import questions, reports, rounds
-from bot.render.calls import Calls, EditKeyboard, EditText, RenderContext, SendText, renders
+from bot.render import media, questions, reports, rounds
+from bot.render.calls import Calls, EditKeyboard, RenderContext, SendText, renders
 
 
 @renders(MarkAnswered)
 def marked(shown: MarkAnswered, context: RenderContext) -> Calls:
     if shown.ask.message_id is None:
         return ()
-    text = questions.answered_message(shown.question, shown.ask, shown.position, shown.deck_title)
-    return (EditText(shown.ask.message_id, text),)
+    text = questions.answered_message(shown.question, shown.ask, shown.positions, shown.deck_title)
+    message_id = shown.ask.message_id
+    return (media.edit(shown.question, shown.ask, shown.deck_title, message_id, text, None),)
 
 
 @renders(Explain)
@@ -29,7 +30,17 @@ def explained(shown: Explain, context: RenderContext) -> Calls:
         questions.explanation_message(shown.question, shown.ask, shown.correct), shown.summary
     )
     keyboard = reports.explanation_keyboard(shown.ask.id, next_button)
-    return (SendText(text, keyboard, reply_to=shown.ask.message_id),)
+    return media.explanation(shown.question, text, keyboard, shown.ask.message_id)
+
+
+@renders(ShowPicks)
+def ticked(shown: ShowPicks, context: RenderContext) -> Calls:
+    # Cosmetic: the press's own answer says what is picked whatever the keyboard shows.
+    ask = shown.ask
+    if ask.message_id is None:
+        return ()
+    keyboard = questions.question_keyboard(ask, shown.picked)
+    return (EditKeyboard(ask.message_id, keyboard, droppable=True),)
 
 
 @renders(RemoveButton)

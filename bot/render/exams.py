@@ -103,6 +103,8 @@ def exam_message(view: ExamView) -> str:
         body = "<i>This question was removed from the deck; it counts as unanswered.</i>"
     else:
         body = f"<b>{escape(view.question.text)}</b>\n\n" + "\n".join(_options(view.question, item))
+        if item.picks > 1:
+            body += f"\n\n☑️ <i>Pick {item.picks} letters (press one again to unpick it).</i>"
     foot = f"Answered {view.answered}/{len(view.items)}"
     return f"{head}\n\n{body}\n\n<i>{foot}</i>"
 
@@ -136,7 +138,9 @@ def exam_keyboard(view: ExamView) -> InlineKeyboardMarkup:
         rows.append(
             [
                 _button(
-                    f"● {letter(p)}" if p == item.chosen else letter(p),
+                    ("✓ " if item.picks > 1 else "● ") + letter(p)
+                    if p in item.chosen_positions
+                    else letter(p),
                     exam_id,
                     Choose(item.index, p),
                 )
@@ -232,11 +236,11 @@ def miss_message(view: MissView) -> str:
         return f"{head}\n\n<i>This question was removed from the deck since.</i>"
     lines = []
     for position, line in enumerate(_options(question, item)):
-        if position == item.right_position:
+        if position in item.right_positions:
             line = f"✅ {line}"
-        elif position == item.chosen:
+        elif position in item.chosen_positions:
             line = f"❌ {line}"
-        if position == item.chosen:
+        if position in item.chosen_positions:
             line += "  ← <i>your answer</i>"
         lines.append(line)
     if item.chosen is None:

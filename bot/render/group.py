@@ -6,9 +6,10 @@ from datetime import datetime
 from html import escape
 from zoneinfo import ZoneInfo
 
-from bot.core.model import Ask, Tally, letter
+from bot.core.model import Ask, Tally, letters
 from bot.core.quiz import PostQuestion, ShowReveal
-from bot.render.calls import Calls, EditText, RenderContext, SendText, renders
+from bot.render import media
+from bot.render.calls import Calls, EditCaption, RenderContext, renders
 from bot.render.questions import (
     explanation_block,
     header,
@@ -50,22 +51,26 @@ def cut(text: str, limit: int = ALERT_LIMIT) -> str:
 
 def answer_alert(question: Question, ask: Ask, correct: bool) -> str:
     """The private alert a member gets for their press: result and explanation (plain text)."""
-    verdict = "✅ Correct!" if correct else f"❌ Not quite — it was {letter(ask.right_position)}."
+    verdict = "✅ Correct!" if correct else f"❌ Not quite — it was {letters(ask.right_positions)}."
     return cut(f"{verdict}\n\n{question.explanation}")
 
 
-def reveal_message(question: Question, ask: Ask, deck_title: str, tally: Tally) -> str:
+def reveal_message(
+    question: Question, ask: Ask, deck_title: str, tally: Tally, *, explain: bool = True
+) -> str:
     """The question after it closed: right option, explanation, and how the group did."""
     lines = []
     for position in range(len(ask.option_order)):
         line = option_line(question, ask, position)
-        lines.append(f"✅ {line}" if position == ask.right_position else line)
+        lines.append(f"✅ {line}" if position in ask.right_positions else line)
     result = f"👥 {tally.answered} answered · {tally.correct} right"
     if tally.first_right is not None:
         result += f"\n🥇 First right: {escape(tally.first_right.display_name)}"
     elif tally.answered:
         result += "\nNobody got it this time."
     top = f"{header(question, deck_title)}\n\n" + "\n".join(lines)
+    if not explain:
+        return f"{top}\n\n{result}"
     room = MESSAGE_LIMIT - utf16_len(top) - utf16_len(result) - 4
     return f"{top}\n\n{explanation_block(question, room)}\n\n{result}"
 
@@ -80,7 +85,7 @@ def posted(shown: PostQuestion, context: RenderContext) -> Calls:
         text = open_question_message(
             shown.question, ask, shown.deck_title, shown.answered, shown.zone
         )
-    return (SendText(text, question_keyboard(ask)),)
+    return media.post(shown.question, ask, shown.deck_title, text, question_keyboard(ask))
 
 
 @renders(ShowReveal)
@@ -88,5 +93,12 @@ def revealed(shown: ShowReveal, context: RenderContext) -> Calls:
     ask = shown.ask
     if ask.message_id is None:
         return ()
-    text = reveal_message(shown.question, ask, shown.deck_title, shown.tally)
-    return (EditText(ask.message_id, text, reveal_keyboard(context.bot_username, ask)),)
+    question, keyboard = shown.question, reveal_keyboard(context.bot_username, ask)
+    text = reveal_message(question, ask, shown.deck_title, shown.tally)
+    if not media.captioned(question, ask, shown.deck_title) or media.fits_caption(text):
+        return (media.edit(question, ask, shown.deck_title, ask.message_id, text, keyboard),)
+    # A caption too short for the explanation: the marks and the tally in it, the
+    # explanation (and its image, if any) as a reply.
+    marked = reveal_message(question, ask, shown.deck_title, shown.tally, explain=False)
+    explained = media.explanation(question, explanation_block(question), None, ask.message_id)
+    return (EditCaption(ask.message_id, marked, keyboard), *explained)

@@ -6,8 +6,8 @@ from html import escape
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot.callback_data import AnswerButton
-from bot.core.model import Ask, letter
+from bot.callback_data import AnswerButton, PickButton, SubmitButton
+from bot.core.model import Ask, letter, letters
 from bot.render.text import MESSAGE_LIMIT, utf16_len
 from content.models import Question
 
@@ -27,34 +27,72 @@ def option_line(question: Question, ask: Ask, position: int) -> str:
 def question_message(question: Question, ask: Ask, deck_title: str) -> str:
     """The question and every option in full, lettered; buttons carry only the letters."""
     options = "\n".join(option_line(question, ask, p) for p in range(len(ask.option_order)))
-    return f"{header(question, deck_title)}\n\n{options}"
+    text = f"{header(question, deck_title)}\n\n{options}"
+    if ask.is_multi:
+        text += f"\n\n{pick_hint(ask)}"
+    return text
 
 
-def question_keyboard(ask: Ask) -> InlineKeyboardMarkup:
-    buttons = [
-        InlineKeyboardButton(letter(p), callback_data=AnswerButton(ask.id, p).encode())
+def pick_hint(ask: Ask) -> str:
+    return f"☑️ <i>Pick {ask.picks} letters, then press {SUBMIT}.</i>"
+
+
+SUBMIT = "Submit"
+
+
+def question_keyboard(ask: Ask, picked: frozenset[int] = frozenset()) -> InlineKeyboardMarkup:
+    """One button a letter (a "choose N" question: letters that toggle, `picked` shown
+    ticked, and a Submit row)."""
+    if not ask.is_multi:
+        return InlineKeyboardMarkup(
+            [
+                [
+                    InlineKeyboardButton(letter(p), callback_data=AnswerButton(ask.id, p).encode())
+                    for p in range(len(ask.option_order))
+                ]
+            ]
+        )
+    letters_row = [
+        InlineKeyboardButton(
+            f"✓ {letter(p)}" if p in picked else letter(p),
+            callback_data=PickButton(ask.id, p).encode(),
+        )
         for p in range(len(ask.option_order))
     ]
-    return InlineKeyboardMarkup([buttons])
+    submit = InlineKeyboardButton(SUBMIT, callback_data=SubmitButton(ask.id).encode())
+    return InlineKeyboardMarkup([letters_row, [submit]])
 
 
-def answered_message(question: Question, ask: Ask, chosen: int, deck_title: str) -> str:
-    """The question after a private answer: the right option and the chosen one marked."""
+def answered_message(question: Question, ask: Ask, chosen: frozenset[int], deck_title: str) -> str:
+    """The question after a private answer: the right options and the chosen ones marked."""
     lines = []
     for position in range(len(ask.option_order)):
         line = option_line(question, ask, position)
-        if position == ask.right_position:
+        if position in ask.right_positions:
             line = f"✅ {line}"
-        elif position == chosen:
+        elif position in chosen:
             line = f"❌ {line}"
-        if position == chosen:
+        if position in chosen:
             line += "  ← <i>your answer</i>"
         lines.append(line)
     return f"{header(question, deck_title)}\n\n" + "\n".join(lines)
 
 
 def result_toast(ask: Ask, correct: bool) -> str:
-    return "✅ Correct" if correct else f"❌ Not quite — it was {letter(ask.right_position)}"
+    return "✅ Correct" if correct else f"❌ Not quite — it was {letters(ask.right_positions)}"
+
+
+def picks_toast(ask: Ask, picked: frozenset[int]) -> str:
+    """After a pick: what is picked now, and what is left to do."""
+    if not picked:
+        return f"Nothing picked. Pick {ask.picks}, then {SUBMIT}."
+    left = ask.picks - len(picked)
+    then = f"pick {left} more" if left > 0 else f"press {SUBMIT}" if left == 0 else "unpick some"
+    return f"Picked {letters(picked)}: {then}."
+
+
+def wrong_count_alert(ask: Ask, picked: frozenset[int]) -> str:
+    return f"Pick exactly {ask.picks} letters before {SUBMIT} (picked: {len(picked)})."
 
 
 def explanation_block(question: Question, room: int = MESSAGE_LIMIT) -> str:
@@ -68,18 +106,22 @@ def explanation_block(question: Question, room: int = MESSAGE_LIMIT) -> str:
 
 
 def explanation_message(question: Question, ask: Ask, correct: bool) -> str:
-    right = f"<b>{letter(ask.right_position)})</b> {escape(question.right_options[0])}"
-    verdict = "✅ <b>Correct!</b>" if correct else f"❌ <b>Not quite.</b> The answer is {right}"
+    right = ", ".join(
+        f"<b>{letter(p)})</b> {escape(question.options[ask.option_order[p]])}"
+        for p in sorted(ask.right_positions)
+    )
+    answer_is = "The answer is" if not ask.is_multi else "The answers are"
+    verdict = "✅ <b>Correct!</b>" if correct else f"❌ <b>Not quite.</b> {answer_is} {right}"
     room = MESSAGE_LIMIT - utf16_len(verdict) - 2
     return f"{verdict}\n\n{explanation_block(question, room)}"
 
 
-def already_answered_toast(position: int) -> str:
-    return f"You already answered {letter(position)}"
+def already_answered_toast(positions: frozenset[int]) -> str:
+    return f"You already answered {letters(positions)}"
 
 
 def too_late_toast(ask: Ask) -> str:
-    return f"This question has closed — the answer was {letter(ask.right_position)}."
+    return f"This question has closed — the answer was {letters(ask.right_positions)}."
 
 
 INVALID_BUTTON_ALERT = (

@@ -6,7 +6,17 @@ from collections.abc import Callable
 from dataclasses import replace
 from datetime import datetime
 
-from bot.core.model import Answer, Ask, Card, PassState, PeriodKeys, Player, Tally, UserStats
+from bot.core.model import (
+    Answer,
+    Ask,
+    Card,
+    PassState,
+    PeriodKeys,
+    Player,
+    Tally,
+    UserStats,
+    from_mask,
+)
 from storage.sql import rows
 from storage.sql.base import StoreBase
 from storage.sql.rows import from_ms, to_ms
@@ -50,13 +60,16 @@ class AskQueries(StoreBase):
 
     async def get_answer(self, ask_id: int, user_id: int) -> Answer | None:
         row = await self._db.fetch_one(
-            "SELECT position, correct, answered_at FROM answers WHERE ask_id = ? AND user_id = ?",
+            "SELECT position, correct, answered_at, picked FROM answers "
+            "WHERE ask_id = ? AND user_id = ?",
             (ask_id, user_id),
         )
         if row is None:
             return None
+        picked = None if row["picked"] is None else from_mask(row["picked"])
+        answered_at = from_ms(row["answered_at"])
         return Answer(
-            ask_id, user_id, row["position"], bool(row["correct"]), from_ms(row["answered_at"])
+            ask_id, user_id, row["position"], bool(row["correct"]), answered_at, picked=picked
         )
 
     async def record_answer(
@@ -69,6 +82,7 @@ class AskQueries(StoreBase):
         *,
         periods: PeriodKeys,
         review: Callable[[Card | None], Card | None] | None = None,
+        picked: frozenset[int] | None = None,
     ) -> Answer | None:
         """A group answer, committed on return; None when the player had answered before.
 
@@ -78,7 +92,7 @@ class AskQueries(StoreBase):
         """
         async with self._autocommit() as writes:
             answer = await writes.record_answer(
-                ask, player, position, correct, now, close=False, periods=periods
+                ask, player, position, correct, now, close=False, periods=periods, picked=picked
             )
         if answer is None or review is None:
             return answer

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from bot.core.model import Exam, ExamItem
+from bot.core.model import Exam, ExamItem, from_mask
 from storage.sql.base import StoreBase
 from storage.sql.rows import to_ms
 from storage.sql.writes.exams import EXAM_COLUMNS, EXAM_ITEMS, SET_MESSAGE, exam_of, item_of
@@ -22,6 +22,18 @@ _STILL_OPEN = "EXISTS (SELECT 1 FROM exams WHERE id = ? AND submitted_at IS NULL
 _CHOOSE = (
     "UPDATE exam_questions SET chosen = ?, answered_at = ? "
     f"WHERE exam_id = ? AND seq = ? AND {_STILL_OPEN}"
+)
+# A "choose N" question: the letter turns on, or off (XOR, as both engines read it); its
+# answer (first position and time) is set when exactly N are picked, and cleared otherwise.
+_PICK = (
+    "UPDATE exam_questions SET "
+    "picked = (coalesce(picked, 0) | ?1) - (coalesce(picked, 0) & ?1) "
+    "WHERE exam_id = ?2 AND seq = ?3 AND picks > 1 AND EXISTS (SELECT 1 FROM exams "
+    "WHERE id = ?2 AND submitted_at IS NULL AND deadline > ?4) "
+    "RETURNING picks, picked"
+)
+_PICKED_ANSWER = (
+    "UPDATE exam_questions SET chosen = ?, answered_at = ? WHERE exam_id = ? AND seq = ?"
 )
 _FLAG = (
     "UPDATE exam_questions SET flagged = 1 - flagged "
@@ -60,6 +72,19 @@ class ExamQueries(StoreBase):
         return await self._press(
             _CHOOSE, (position, at, exam_id, index, exam_id, at), exam_id, index
         )
+
+    async def pick_exam(self, exam_id: int, index: int, position: int, now: datetime) -> bool:
+        at = to_ms(now)
+        async with self._db.transaction() as conn:
+            row = await conn.fetch_one(_PICK, (1 << position, exam_id, index, at))
+            if row is None:
+                return False
+            picked = from_mask(int(row["picked"]))
+            full = len(picked) == int(row["picks"])
+            chosen, answered = (min(picked), at) if full else (None, None)
+            await conn.execute(_PICKED_ANSWER, (chosen, answered, exam_id, index))
+            await conn.execute("UPDATE exams SET current = ? WHERE id = ?", (index, exam_id))
+            return True
 
     async def flag_exam(self, exam_id: int, index: int, now: datetime) -> bool:
         at = to_ms(now)

@@ -16,6 +16,7 @@ _DELETES = (
     "DELETE FROM exam_questions WHERE exam_id IN (SELECT id FROM exams WHERE user_id = ?1)",
     "DELETE FROM exams WHERE user_id = ?1",
     "DELETE FROM reports WHERE user_id = ?1",
+    "DELETE FROM selections WHERE user_id = ?1",
     "DELETE FROM answers WHERE user_id = ?1",
     "DELETE FROM cards WHERE user_id = ?1",
     "DELETE FROM learning_log WHERE user_id = ?1",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from bot.core.model import from_mask
 from bot.core.ports import FirstAnswer
 from storage.sql.base import StoreBase
 from storage.sql.conn import Variants, first_value
@@ -14,14 +15,14 @@ ANSWERED_DECKS = (
 # A question's time runs from its post (asks.posted_at; before it was kept, its ask time).
 FIRST_ANSWERS = """
 WITH ranked AS (
-    SELECT a.user_id, k.question_id, k.option_order, a.position, a.correct, k.asked_at,
+    SELECT a.user_id, k.question_id, k.option_order, a.position, a.picked, a.correct, k.asked_at,
            k.posted_at, a.answered_at,
            row_number() OVER (PARTITION BY a.user_id, k.question_id
                               ORDER BY a.answered_at, a.id) AS nth
     FROM answers AS a JOIN asks AS k ON k.id = a.ask_id
     WHERE k.deck_id = ?1
 )
-SELECT r.user_id, r.question_id, r.option_order, r.position, r.correct, r.asked_at,
+SELECT r.user_id, r.question_id, r.option_order, r.position, r.picked, r.correct, r.asked_at,
        r.posted_at, r.answered_at
 FROM ranked AS r
 WHERE r.nth = 1
@@ -57,6 +58,7 @@ class ItemQueries(StoreBase):
                 asked_at=from_ms(row["asked_at"]),
                 posted_at=optional_ms(row["posted_at"]),
                 answered_at=from_ms(row["answered_at"]),
+                picked=None if row["picked"] is None else from_mask(int(row["picked"])),
             )
             for row in found
         ]

@@ -44,7 +44,7 @@ def ms_or_none(moment: datetime | None) -> int | None:
 
 ASK_COLUMNS = (
     "id, chat_id, thread_id, message_id, deck_id, question_id, pass_no, option_order, "
-    "asked_at, closes_at, closed_at, round_id, origin, question_hash"
+    "asked_at, closes_at, closed_at, round_id, origin, question_hash, picks"
 )
 
 
@@ -68,6 +68,7 @@ def ask(row: Row) -> Ask:
         round_id=row["round_id"],
         origin=AskOrigin(row["origin"]),
         question_hash=row["question_hash"],
+        picks=row["picks"],
     )
 
 

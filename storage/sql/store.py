@@ -16,6 +16,7 @@ from storage.sql.memory import MemoryQueries
 from storage.sql.replicas import ReplicaQueries
 from storage.sql.reports import ReportQueries
 from storage.sql.rounds import RoundQueries
+from storage.sql.selections import SelectionQueries
 from storage.sql.updates import UpdateQueries
 
 if TYPE_CHECKING:
@@ -27,6 +28,7 @@ if TYPE_CHECKING:
 class SqlStore(
     ChatQueries,
     AskQueries,
+    SelectionQueries,
     RoundQueries,
     BoardQueries,
     DailyQueries,
@@ -57,6 +59,7 @@ if TYPE_CHECKING:
         _store: ports.Store = store
         _chats: ports.ChatStore = store
         _asks: ports.AskStore = store
+        _selections: ports.SelectionStore = store
         _rounds: ports.RoundStore = store
         _boards: ports.BoardStore = store
         _daily: ports.DailyStore = store

@@ -102,10 +102,12 @@ def draw_exam(
 ) -> tuple[ExamItemDraft, ...]:
     """The exam's questions: each topic's seats filled with questions the learner has never
     answered first (`seen` holds those they have), at random within each group; then the whole
-    exam shuffled, each question with its own option order."""
+    exam shuffled, each question with its own option order. A question with an image is left
+    out: an exam is one text message edited in place, which cannot become a photo."""
     by_topic: dict[str, list[Question]] = {}
     for question in deck.questions:
-        by_topic.setdefault(question.topic, []).append(question)
+        if question.image is None:
+            by_topic.setdefault(question.topic, []).append(question)
     capacity = {topic: len(questions) for topic, questions in by_topic.items()}
     seats = apportion(plan.size, plan.weights, capacity)
     picked: list[Question] = []
@@ -123,6 +125,7 @@ def draw_exam(
             topic=q.topic,
             option_order=shuffled_option_order(len(q.options), rng),
             question_hash=q.content_hash,
+            picks=q.picks,
         )
         for q in picked
     )

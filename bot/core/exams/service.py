@@ -148,7 +148,10 @@ class ExamService:
             case Choose(index=index, position=position):
                 if index >= len(items) or position >= len(items[index].option_order):
                     return Refused(Refusal.UNKNOWN)
-                written, page = await self._exams.answer_exam(exam.id, index, position, now), index
+                choose = (
+                    self._exams.pick_exam if items[index].picks > 1 else self._exams.answer_exam
+                )
+                written, page = await choose(exam.id, index, position, now), index
             case Flag(index=index):
                 if index >= len(items):
                     return Refused(Refusal.UNKNOWN)

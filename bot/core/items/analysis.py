@@ -39,11 +39,13 @@ class Flag(StrEnum):
 
 @dataclass(frozen=True)
 class Item:
-    """A question as the deck has it: id, text and options (the right one first)."""
+    """A question as the deck has it: id, text and options (the right ones first: `keyed` of
+    them, more than one for a "choose N" question)."""
 
     question_id: str
     text: str
     options: tuple[str, ...]
+    keyed: int = 1
 
 
 @dataclass(frozen=True)
@@ -141,9 +143,10 @@ def upper_lower_index(
 
 
 def item_flags(
-    answers: int, right: int, picks: Sequence[int], point_biserial: float | None
+    answers: int, right: int, picks: Sequence[int], point_biserial: float | None, keyed: int = 1
 ) -> tuple[tuple[Flag, ...], tuple[int, ...]]:
-    """The item's flags and its dead distractors; none at MIN_ANSWERS_FOR_FLAGS or fewer."""
+    """The item's flags and its dead distractors; none at MIN_ANSWERS_FOR_FLAGS or fewer.
+    Options `0 … keyed - 1` are the right ones."""
     if answers <= MIN_ANSWERS_FOR_FLAGS:
         return (), ()
     share_right = right / answers
@@ -155,9 +158,10 @@ def item_flags(
     if point_biserial is not None and point_biserial < WEAK_BELOW:
         flags.append(Flag.WEAK)
     negative = point_biserial is not None and point_biserial < 0
-    if negative or any(count > picks[0] for count in picks[1:]):
+    least_keyed = min(picks[:keyed], default=0)
+    if negative or any(count > least_keyed for count in picks[keyed:]):
         flags.append(Flag.CHECK_KEY)
-    dead = tuple(i for i in range(1, len(picks)) if picks[i] / answers < DEAD_BELOW)
+    dead = tuple(i for i in range(keyed, len(picks)) if picks[i] / answers < DEAD_BELOW)
     if dead:
         flags.append(Flag.DEAD_DISTRACTORS)
     return tuple(flags), dead
@@ -180,11 +184,12 @@ def _figures(
     width = max([len(item.options), *(len(answer.option_order) for answer in answers)])
     picks = [0] * width
     for answer in answers:
-        option = chosen_option(answer.option_order, answer.position)
-        if option is not None and option < width:
-            picks[option] += 1
+        for position in answer.picked or (answer.position,):
+            option = chosen_option(answer.option_order, position)
+            if option is not None and option < width:
+                picks[option] += 1
     pb = point_biserial(scores, rests)
-    flags, dead = item_flags(len(answers), sum(scores), picks, pb)
+    flags, dead = item_flags(len(answers), sum(scores), picks, pb, item.keyed)
     return ItemFigures(
         item=item,
         in_deck=in_deck,

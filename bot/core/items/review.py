@@ -11,7 +11,7 @@ from content.models import Deck
 
 def deck_items(deck: Deck) -> list[Item]:
     """The deck's questions as items, in file order."""
-    return [Item(q.id, q.text, q.options) for q in deck.questions]
+    return [Item(q.id, q.text, q.options, q.picks) for q in deck.questions]
 
 
 class ItemReview:

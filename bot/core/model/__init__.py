@@ -14,7 +14,10 @@ from bot.core.model.asks import AskOrigin as AskOrigin
 from bot.core.model.asks import PassState as PassState
 from bot.core.model.asks import Tally as Tally
 from bot.core.model.asks import UserStats as UserStats
+from bot.core.model.asks import as_mask as as_mask
+from bot.core.model.asks import from_mask as from_mask
 from bot.core.model.asks import letter as letter
+from bot.core.model.asks import letters as letters
 from bot.core.model.boards import EPOCH as EPOCH
 from bot.core.model.boards import BoardRow as BoardRow
 from bot.core.model.boards import BoardStanding as BoardStanding

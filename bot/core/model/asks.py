@@ -18,6 +18,21 @@ def letter(position: int) -> str:
     return LETTERS[position]
 
 
+def letters(positions: frozenset[int]) -> str:
+    """Display positions as letters, in order: {2, 0} → "A, C"."""
+    return ", ".join(letter(position) for position in sorted(positions))
+
+
+def as_mask(positions: frozenset[int]) -> int:
+    """Display positions as a bitmask (stored for "choose N" answers): {0, 2} → 0b101."""
+    return sum(1 << position for position in positions)
+
+
+def from_mask(mask: int) -> frozenset[int]:
+    """The display positions of a bitmask: 0b101 → {0, 2}."""
+    return frozenset(position for position in range(mask.bit_length()) if mask >> position & 1)
+
+
 class AskOrigin(StrEnum):
     """Why a question was asked: `/quiz`, a round (`/quiz N`) or a daily push."""
 
@@ -37,8 +52,8 @@ class Ask:
     deck_id: str
     question_id: str
     pass_no: int
-    # option_order[position] is the index of the option shown at that position;
-    # option index 0 is always the right answer.
+    # option_order[position] is the index of the option shown at that position; the right
+    # options are the indexes below `picks` (0 alone for a one-answer question).
     option_order: tuple[int, ...]
     asked_at: datetime
     # None for a question that takes a single answer and closes on it (private chats).
@@ -48,10 +63,23 @@ class Ask:
     origin: AskOrigin = AskOrigin.QUIZ
     # The question's content hash when it was asked (None: asked before hashes were kept).
     question_hash: str | None = None
+    # How many options it takes: 1, or N for a "choose N" question.
+    picks: int = 1
 
     @property
     def right_position(self) -> int:
+        """Where the (first) right option is shown."""
         return self.option_order.index(0)
+
+    @property
+    def right_positions(self) -> frozenset[int]:
+        """Where the right options are shown."""
+        return frozenset(p for p, option in enumerate(self.option_order) if option < self.picks)
+
+    @property
+    def is_multi(self) -> bool:
+        """A "choose N" question: options are picked, then submitted."""
+        return self.picks > 1
 
     @property
     def is_closed(self) -> bool:
@@ -77,6 +105,13 @@ class Answer:
     # Set by `Writes.record_answer` on the answer it stored: the learner's card of the
     # question as it was before this answer (None: never missed), read by the same statement.
     card_before: Card | None = None
+    # A "choose N" answer: every position submitted (`position` is the first of them).
+    picked: frozenset[int] | None = None
+
+    @property
+    def positions(self) -> frozenset[int]:
+        """The positions answered: the one pressed, or those submitted."""
+        return self.picked if self.picked is not None else frozenset({self.position})
 
 
 @dataclass(frozen=True)
@@ -113,3 +148,4 @@ class AskDraft:
     origin: AskOrigin = AskOrigin.QUIZ
     round_id: int | None = None
     question_hash: str | None = None
+    picks: int = 1

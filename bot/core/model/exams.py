@@ -23,6 +23,7 @@ class ExamItemDraft:
     # option_order[position] is the option index shown there; option index 0 is the right one.
     option_order: tuple[int, ...]
     question_hash: str | None = None
+    picks: int = 1  # N for a "choose N" question
 
 
 @dataclass(frozen=True)
@@ -71,18 +72,31 @@ class ExamItem:
     topic: str
     option_order: tuple[int, ...]
     question_hash: str | None
-    chosen: int | None  # the position chosen (None: unanswered)
+    chosen: int | None  # the position chosen (None: unanswered; "choose N": the first picked)
     answered_at: datetime | None
     flagged: bool
+    picks: int = 1  # N for a "choose N" question
+    picked: frozenset[int] = frozenset()  # "choose N": the positions picked so far
 
     @property
     def answered(self) -> bool:
         return self.chosen is not None
 
     @property
+    def chosen_positions(self) -> frozenset[int]:
+        """What the learner chose: the one position, or every one picked."""
+        if self.picks > 1:
+            return self.picked
+        return frozenset() if self.chosen is None else frozenset({self.chosen})
+
+    @property
     def correct(self) -> bool:
-        return self.chosen is not None and self.option_order[self.chosen] == 0
+        return self.answered and self.chosen_positions == self.right_positions
 
     @property
     def right_position(self) -> int:
         return self.option_order.index(0)
+
+    @property
+    def right_positions(self) -> frozenset[int]:
+        return frozenset(p for p, option in enumerate(self.option_order) if option < self.picks)

@@ -12,6 +12,7 @@ from __future__ import annotations
 from bot.core.ports.allowance import AllowanceStore as AllowanceStore
 from bot.core.ports.asks import AnsweredAsks as AnsweredAsks
 from bot.core.ports.asks import AskStore as AskStore
+from bot.core.ports.asks import SelectionStore as SelectionStore
 from bot.core.ports.boards import BoardStore as BoardStore
 from bot.core.ports.boards import PeriodBounds as PeriodBounds
 from bot.core.ports.chats import ChatStore as ChatStore

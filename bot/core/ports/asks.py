@@ -40,6 +40,7 @@ class AskStore(Protocol):
         *,
         periods: PeriodKeys,
         review: Callable[[Card | None], Card | None] | None = None,
+        picked: frozenset[int] | None = None,
     ) -> Answer | None:
         """A group answer, committed on return (no transaction: the hot path); None when the
         player had answered this ask before. `review` maps the learner's card of the question
@@ -74,3 +75,15 @@ class AnsweredAsks(Protocol):
         """The asks with answers whose id is above `answer_id` (None: only the newest id, so
         that a new reader starts from now), and the highest answer id read."""
         ...
+
+
+class SelectionStore(Protocol):
+    """What a member has picked on a "choose N" question before submitting."""
+
+    async def toggle_pick(
+        self, ask_id: int, user_id: int, position: int, now: datetime
+    ) -> frozenset[int]:
+        """Pick the option at `position`, or unpick it when it was picked; the picks now."""
+        ...
+
+    async def picks_of(self, ask_id: int, user_id: int) -> frozenset[int]: ...

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Protocol
 
 from bot.core.ports.allowance import AllowanceStore
-from bot.core.ports.asks import AnsweredAsks, AskStore
+from bot.core.ports.asks import AnsweredAsks, AskStore, SelectionStore
 from bot.core.ports.boards import BoardStore
 from bot.core.ports.chats import ChatStore
 from bot.core.ports.daily import DailyStore
@@ -25,6 +25,7 @@ class CorePorts(
     ChatStore,
     AskStore,
     AnsweredAsks,
+    SelectionStore,
     RoundStore,
     BoardStore,
     DailyStore,

@@ -49,6 +49,11 @@ class ExamStore(Protocol):
         False (nothing written) once the exam is submitted or its deadline has come."""
         ...
 
+    async def pick_exam(self, exam_id: int, index: int, position: int, now: datetime) -> bool:
+        """Pick `position` of "choose N" question `index`, or unpick it; answered when exactly
+        N are picked. The question becomes the page shown; False as for `answer_exam`."""
+        ...
+
     async def flag_exam(self, exam_id: int, index: int, now: datetime) -> bool:
         """Toggle the flag of question `index`, which becomes the page shown; False (nothing
         written) once the exam is submitted or its deadline has come."""

@@ -24,6 +24,8 @@ class FirstAnswer:
     # When the question was posted, where the outbox recorded it; None: timed from asked_at.
     posted_at: datetime | None
     answered_at: datetime
+    # A "choose N" answer: every position submitted (`position` is the first of them).
+    picked: frozenset[int] | None = None
 
 
 class ItemStore(Protocol):

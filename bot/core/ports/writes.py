@@ -86,9 +86,11 @@ class Writes(OutboxWrites, DailyWrites, ReportWrites, MemoryWrites, ExamWrites, 
         *,
         close: bool,
         periods: PeriodKeys,
+        picked: frozenset[int] | None = None,
     ) -> Answer | None:
         """Store the player's first answer (closing the ask with `close`); None when they
-        had answered this ask before (nothing is written then)."""
+        had answered this ask before (nothing is written then). `picked`: every position of
+        a "choose N" answer (`position` is the first)."""
         ...
 
 

@@ -5,6 +5,10 @@ asking, reveals and service are handed on here."""
 
 from __future__ import annotations
 
+from bot.core.quiz.answers import PICKS as PICKS
+from bot.core.quiz.answers import Picked as Picked
+from bot.core.quiz.answers import ShowPicks as ShowPicks
+from bot.core.quiz.answers import WrongCount as WrongCount
 from bot.core.quiz.asking import QUESTION as QUESTION
 from bot.core.quiz.asking import Asking as Asking
 from bot.core.quiz.asking import PostQuestion as PostQuestion

@@ -147,6 +147,7 @@ class Asking:
             origin=origin,
             round_id=round_id,
             question_hash=question.content_hash,
+            picks=question.picks,
         )
 
     async def get(self, ask_id: int) -> Ask | None:

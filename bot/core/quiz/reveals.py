@@ -38,7 +38,7 @@ class MarkAnswered:
     ask: Ask
     question: Question
     deck_title: str
-    position: int
+    positions: frozenset[int]
 
 
 @dataclass(frozen=True)
@@ -86,15 +86,15 @@ class _Answered:
         self._asks = asks
         self._catalog = catalog
 
-    async def _found(self, effect: Effect) -> tuple[Ask, Question, int, bool] | None:
-        """The ask, its question and the learner's answer (position, right) the effect is
+    async def _found(self, effect: Effect) -> tuple[Ask, Question, frozenset[int], bool] | None:
+        """The ask, its question and the learner's answer (positions, right) the effect is
         about; None when any is gone."""
         ask = None if effect.ask_id is None else await self._asks.get_ask(effect.ask_id)
         question = None if ask is None else self._catalog.question_of(ask)
         if ask is None or question is None or effect.user_id is None:
             return None
         answer = await self._asks.get_answer(ask.id, effect.user_id)
-        return None if answer is None else (ask, question, answer.position, answer.correct)
+        return None if answer is None else (ask, question, answer.positions, answer.correct)
 
 
 class AnsweredKind(_Answered, OwedKind[MarkAnswered]):
@@ -104,8 +104,8 @@ class AnsweredKind(_Answered, OwedKind[MarkAnswered]):
         found = await self._found(effect)
         if found is None or found[0].message_id is None:
             return None
-        ask, question, position, _ = found
-        return MarkAnswered(effect, ask, question, self._catalog.title(ask.deck_id), position)
+        ask, question, positions, _ = found
+        return MarkAnswered(effect, ask, question, self._catalog.title(ask.deck_id), positions)
 
 
 class ExplanationKind(_Answered, OwedKind[Explain]):

@@ -4,21 +4,17 @@ answers to questions of every kind."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
-from functools import partial
 
 from bot.core.catalog import Catalog
 from bot.core.chats import ChatService
 from bot.core.clock import Clock
 from bot.core.delivery import Outbox
-from bot.core.memory.plan import next_review_question
 from bot.core.memory.scheduling import Memory
-from bot.core.model import Ask, ChatRef, NewEffect, Player, Round, RoundEnd
-from bot.core.ports import AskStore, MemoryStore, RoundStore, Store, Writes
+from bot.core.model import Ask, ChatRef, NewEffect
+from bot.core.ports import AskStore, MemoryStore, RoundStore, SelectionStore, Store, Writes
+from bot.core.quiz.answers import Answers, PicksKind
 from bot.core.quiz.asking import Asking
 from bot.core.quiz.reveals import (
-    ANSWERED,
-    EXPLANATION,
     STILL_OPEN,
     AnsweredKind,
     ExplanationKind,
@@ -28,15 +24,6 @@ from bot.core.quiz.reveals import (
 )
 from bot.core.rounds.summary import RoundSummaries
 from bot.core.rules.mastery import NoSuchTopic, resolve_topic
-from bot.core.rules.periods import period_keys
-from bot.core.rules.scoring import (
-    AlreadyAnswered,
-    AnswerResult,
-    Invalid,
-    Recorded,
-    TooLate,
-    is_correct,
-)
 
 
 @dataclass(frozen=True)
@@ -55,7 +42,9 @@ class StillOpen:
     pointed: bool = False
 
 
-class QuizService:
+class QuizService(Answers):
+    """`/quiz`, and (from `Answers`) the presses on its questions' buttons."""
+
     def __init__(
         self,
         *,
@@ -68,6 +57,7 @@ class QuizService:
         clock: Clock,
         outbox: Outbox,
         summaries: RoundSummaries,
+        picks: SelectionStore,
         memory: Memory | None = None,
         cards: MemoryStore | None = None,
     ) -> None:
@@ -77,6 +67,8 @@ class QuizService:
         outbox.register(AnsweredKind(asks, catalog))
         outbox.register(ExplanationKind(asks, catalog, summaries))
         outbox.register(StillOpenKind(asks))
+        outbox.register(PicksKind(asks, picks))
+        self._picks = picks
         self._store = store
         self._asks = asks
         self._rounds = rounds
@@ -134,89 +126,3 @@ class QuizService:
             dedupe_key=still_open_key(open_ask.id),
         )
         return await self._outbox.owe(tx, pointer)
-
-    async def answer(
-        self, *, chat_id: int, message_id: int | None, ask_id: int, position: int, player: Player
-    ) -> AnswerResult:
-        """Check a press against the stored ask and record it if it is the user's first.
-
-        A group answer is committed alone (the hot path). A private answer closes its
-        question and owes the marked question, the explanation and, after a round's last
-        question, the round's summary, all in one commit.
-        """
-        ask = await self._asks.get_ask(ask_id)
-        if ask is None or ask.chat_id != chat_id:
-            return Invalid("no such question in this chat")
-        if message_id is not None and ask.message_id is not None and ask.message_id != message_id:
-            return Invalid("the button does not belong to this message")
-        if not 0 <= position < len(ask.option_order):
-            return Invalid("no such option")
-        question = self._catalog.question_of(ask)
-        if question is None:
-            return Invalid("the question is no longer in its deck")
-        now = self._clock.now()
-        if ask.is_closed or (ask.closes_at is not None and ask.closes_at <= now):
-            existing = await self._asks.get_answer(ask.id, player.id)
-            if existing is not None:
-                return AlreadyAnswered(ask, question, existing)
-            return TooLate(ask, question)
-        correct = is_correct(ask, position)
-        periods = period_keys(now, await self._chats.zone_of(chat_id))
-        # The statement that stores the answer returns the learner's card and (by a trigger)
-        # logs the press: only a changed card costs another statement.
-        review = partial(
-            self._memory.review,
-            user_id=player.id,
-            deck_id=ask.deck_id,
-            question_id=ask.question_id,
-            correct=correct,
-            now=now,
-        )
-        if ask.closes_at is not None:  # a group answer: the hot path, no transaction
-            answer = await self._asks.record_answer(
-                ask, player, position, correct, now, periods=periods, review=review
-            )
-        else:  # private: closes its question and owes the marked question and explanation
-            async with self._store.transaction() as tx:
-                answer = await tx.record_answer(
-                    ask, player, position, correct, now, close=True, periods=periods
-                )
-                if answer is not None:
-                    updated = review(answer.card_before)
-                    if updated is not None:
-                        await tx.save_card(updated)
-                    await self._owe_private_reveal(tx, ask, player.id)
-        if answer is None:
-            existing = await self._asks.get_answer(ask.id, player.id)
-            if existing is None:  # the question closed between the read and the write
-                return TooLate(ask, question)
-            return AlreadyAnswered(ask, question, existing)
-        return Recorded(ask, question, answer)
-
-    async def _round_goes_on(self, running: Round, asked: int, deck_id: str, now: datetime) -> bool:
-        if not running.is_review:
-            return asked < running.size
-        # Read on the transaction's connection: it sees this answer and the card it moved.
-        if self._cards is None:
-            return False
-        following = await next_review_question(self._cards, self._asks, running, deck_id, now)
-        return following is not None
-
-    async def _owe_private_reveal(self, tx: Writes, ask: Ask, user_id: int) -> None:
-        now = self._clock.now()
-        effect = partial(NewEffect, ask.chat_id, thread_id=ask.thread_id, user_id=user_id)
-        await self._outbox.owe(tx, effect(ANSWERED, ask_id=ask.id))
-        running = None if ask.round_id is None else await self._rounds.get_round(ask.round_id)
-        if running is None or not running.is_running:
-            await self._outbox.owe(tx, effect(EXPLANATION, ask_id=ask.id))
-            return
-        asked = await tx.round_asked(running.id)
-        if await self._round_goes_on(running, asked, ask.deck_id, now):
-            explain = effect(EXPLANATION, ask_id=ask.id, round_id=running.id, next_asked=asked)
-            await self._outbox.owe(tx, explain)
-            return
-        # The last explanation carries the summary: one message fewer in the private chat's
-        # burst, so a `/quiz` right after a round is not held back by the flood limit.
-        ended = await tx.end_round(running.id, RoundEnd.FINISHED, now)
-        summary_of = running.id if ended else None
-        await self._outbox.owe(tx, effect(EXPLANATION, ask_id=ask.id, round_id=summary_of))

@@ -47,3 +47,9 @@ AnswerResult = Invalid | Recorded | AlreadyAnswered | TooLate
 def is_correct(ask: Ask, position: int) -> bool:
     """Whether the option shown at `position` is the right one."""
     return ask.option_order[position] == 0
+
+
+def are_correct(ask: Ask, picked: frozenset[int]) -> bool:
+    """Whether the positions picked for a "choose N" question are exactly the right ones
+    (all or nothing)."""
+    return picked == ask.right_positions

@@ -66,10 +66,11 @@ def chart(item: ItemFigures) -> str:
     for i in range(len(item.picks)):
         share = item.pick_share(i) or 0.0
         y = i * (BAR_HEIGHT + BAR_GAP)
-        colour = KEY_COLOUR if i == 0 else WRONG_COLOUR
+        keyed = item.item.keyed
+        colour = KEY_COLOUR if i < keyed else WRONG_COLOUR
         if i in item.dead_options:
             colour = DEAD_COLOUR
-        elif i > 0 and item.picks[i] > item.picks[0]:
+        elif i >= keyed and item.picks[i] > min(item.picks[:keyed]):
             colour = RIVAL_COLOUR
         width = round(share * BAR_WIDTH, 1)
         text_y = y + BAR_HEIGHT - 3

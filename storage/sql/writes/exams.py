@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from bot.core.model import Exam, ExamDraft, ExamEnd, ExamItem
+from bot.core.model import Exam, ExamDraft, ExamEnd, ExamItem, from_mask
 from storage.sql.conn import Conn, Row, first_value
 from storage.sql.rows import encode_order, from_ms, optional_ms, to_ms
 
@@ -14,7 +14,8 @@ EXAM_COLUMNS = (
     "current, submitted_at, submitted_by"
 )
 ITEM_COLUMNS = (
-    "exam_id, seq, question_id, topic, option_order, question_hash, chosen, answered_at, flagged"
+    "exam_id, seq, question_id, topic, option_order, question_hash, chosen, answered_at, flagged, "
+    "picks, picked"
 )
 EXAM_ITEMS = f"SELECT {ITEM_COLUMNS} FROM exam_questions WHERE exam_id = ? ORDER BY seq"
 # The partial UNIQUE index (one open exam per user) turns a second one into a no-op.
@@ -23,8 +24,8 @@ _INSERT_EXAM = (
     "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING RETURNING id"
 )
 _INSERT_ITEM = (
-    "INSERT INTO exam_questions (exam_id, seq, question_id, topic, option_order, question_hash) "
-    "VALUES (?, ?, ?, ?, ?, ?)"
+    "INSERT INTO exam_questions (exam_id, seq, question_id, topic, option_order, question_hash, "
+    "picks) VALUES (?, ?, ?, ?, ?, ?, ?)"
 )
 # Conditional: whoever comes first (the learner, a late press, the ticker) submits it, once.
 _SUBMIT = (
@@ -64,6 +65,8 @@ def item_of(row: Row) -> ExamItem:
         chosen=row["chosen"],
         answered_at=optional_ms(row["answered_at"]),
         flagged=bool(row["flagged"]),
+        picks=int(row["picks"]),
+        picked=from_mask(int(row["picked"] or 0)),
     )
 
 
@@ -101,6 +104,7 @@ class ExamWrites:
                     item.topic,
                     encode_order(item.option_order),
                     item.question_hash,
+                    item.picks,
                 )
                 for seq, item in enumerate(draft.items)
             ],

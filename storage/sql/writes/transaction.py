@@ -19,6 +19,7 @@ from bot.core.model import (
     Round,
     RoundEnd,
     RoundKind,
+    as_mask,
 )
 from storage.sql import rows
 from storage.sql.conn import Conn, Variants, first_value
@@ -49,7 +50,7 @@ _UPSERT_USER = (
 # array, or NULL without a card): the memory update costs the answer path no extra read.
 _INSERT_ANSWER = (
     "INSERT INTO answers (ask_id, user_id, chat_id, position, correct, answered_at, "
-    "week_start, month_start) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8) "
+    "week_start, month_start, picked) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?11) "
     "ON CONFLICT (ask_id, user_id) DO NOTHING RETURNING "
     "(SELECT {array}(due, stability, difficulty, state, last_review, reviews, lapses) "
     "FROM cards WHERE user_id = ?2 AND deck_id = ?9 AND question_id = ?10) AS card"
@@ -101,8 +102,8 @@ class SqlWrites(OutboxWrites, DailyWrites, ReportWrites, MemoryWrites, ExamWrite
         ask_id = await first_value(
             self._conn,
             "INSERT INTO asks (chat_id, thread_id, deck_id, question_id, pass_no, option_order, "
-            "asked_at, closes_at, round_id, origin, question_hash) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+            "asked_at, closes_at, round_id, origin, question_hash, picks) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
             (
                 draft.chat_id,
                 draft.thread_id,
@@ -115,6 +116,7 @@ class SqlWrites(OutboxWrites, DailyWrites, ReportWrites, MemoryWrites, ExamWrite
                 draft.round_id,
                 draft.origin.value,
                 draft.question_hash,
+                draft.picks,
             ),
         )
         # Through the same conversions as an ask read back, without a round trip.
@@ -133,6 +135,7 @@ class SqlWrites(OutboxWrites, DailyWrites, ReportWrites, MemoryWrites, ExamWrite
             round_id=draft.round_id,
             origin=draft.origin,
             question_hash=draft.question_hash,
+            picks=draft.picks,
         )
 
     async def close_ask(self, ask_id: int, now: datetime) -> bool:
@@ -213,6 +216,7 @@ class SqlWrites(OutboxWrites, DailyWrites, ReportWrites, MemoryWrites, ExamWrite
         *,
         close: bool,
         periods: PeriodKeys,
+        picked: frozenset[int] | None = None,
     ) -> Answer | None:
         """The player's first answer to the ask, or None (nothing written) if they had one.
 
@@ -236,6 +240,7 @@ class SqlWrites(OutboxWrites, DailyWrites, ReportWrites, MemoryWrites, ExamWrite
                 to_ms(periods.month_start),
                 ask.deck_id,
                 ask.question_id,
+                None if picked is None else as_mask(picked),
             ),
         )
         if inserted is None:
@@ -243,4 +248,4 @@ class SqlWrites(OutboxWrites, DailyWrites, ReportWrites, MemoryWrites, ExamWrite
         if close:
             await self._run(_CLOSE_ASK, (at, ask.id))
         card = card_from_json(player.id, ask.deck_id, ask.question_id, inserted[0])
-        return Answer(ask.id, player.id, position, correct, from_ms(at), card)
+        return Answer(ask.id, player.id, position, correct, from_ms(at), card, picked)

@@ -168,3 +168,23 @@ def test_flag_thresholds(right: int, picks: list[int], pb: float, expected: tupl
     the answer puts the key in doubt, a wrong option under 5% (1 of 32) is dead; at exactly
     0.20 and at 31% right nothing is flagged."""
     assert item_flags(32, right, picks, pb)[0] == expected
+
+
+def test_a_choose_two_item_counts_every_option_each_answer_picked() -> None:
+    """A "choose two" answer adds to both options it picked; its two keyed options are the
+    right ones for the flags (a wrong option picked more than a keyed one asks to check)."""
+    at = datetime(2026, 12, 1, tzinfo=UTC)
+    item = Item("pair", "Which two? Choose two.", ("r1", "r2", "w1", "w2"), keyed=2)
+    order = (0, 1, 2, 3)  # shown as the deck has them: A, B right
+    picked = [frozenset({0, 1})] * 12 + [frozenset({0, 2})] * 20
+
+    def first(user: int, positions: frozenset[int]) -> FirstAnswer:
+        right = positions == frozenset({0, 1})
+        return FirstAnswer(user, "pair", order, min(positions), right, at, None, at, positions)
+
+    figures = analyse("d", "D", [item], [first(u, p) for u, p in enumerate(picked)], {})
+    (only,) = figures.items
+    assert only.picks == (32, 12, 20, 0)
+    assert only.right == 12
+    assert Flag.CHECK_KEY in only.flags
+    assert only.dead_options == (3,)

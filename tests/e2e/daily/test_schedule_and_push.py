@@ -153,7 +153,9 @@ async def test_ledger_resumes_after_a_crash_without_duplicates(
             fake.set_admins(chat.id, [ADMIN.id])
             await _say(fake, ADMIN, "/daily 10:00 UTC", chat)
         # The crash: stop before the sender ran, with the slots planned, the first chat's ask
-        # made and the second chat's push recorded as sent.
+        # made and the second chat's push recorded as sent. (The replies to /daily are all
+        # sent first: a chat's own sender also sends its due pushes, feeder or not.)
+        await running.sender.idle()
         daily = running.services.daily
         await running.sender.stop_bulk()
         clock.set(datetime(2026, 12, 2, 10, 0, tzinfo=UTC))
