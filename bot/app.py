@@ -158,6 +158,7 @@ async def running_bot(
             claims,
             expected=_is_storage_failure,
             close_gate=limiter.close,
+            images=settings.content_dir,
         )
         leaders: list[LeaderLoop] = []  # the leader loop, once started (replicas only)
 
@@ -252,15 +253,6 @@ def catalog_of(decks: dict[str, Deck], default_deck: str) -> Catalog:
             NONE, NONE, "QUIZBOT_DEFAULT_DECK", f"no deck {default_deck!r} ({known})"
         )
         raise DeckError([problem])
-    unserved = [
-        DeckProblem(deck.id, question.id, field, "this version of the bot cannot ask it yet")
-        for deck in decks.values()
-        for question in deck.questions
-        for field, used in (("answers", question.picks > 1), ("image", question.image))
-        if used
-    ]
-    if unserved:
-        raise DeckError(unserved)
     return Catalog(decks, default_deck)
 
 

@@ -11,6 +11,7 @@ from content.loader import DECK_SUFFIXES, DeckError, load_deck, load_decks
 from content.models import Deck
 
 MAX_DECK_BYTES = 2 * 1024 * 1024
+IMAGES = "images"
 
 
 @dataclass(frozen=True)
@@ -25,13 +26,14 @@ class DeckFolder:
 
     def __init__(self, folder: Path, shipped: Path) -> None:
         self.folder = folder
-        self._incoming = folder.parent / "incoming"
         if folder.exists():
             shutil.rmtree(folder)
         folder.mkdir(parents=True)
         for path in sorted(shipped.iterdir()):
             if path.suffix in DECK_SUFFIXES and path.is_file():
                 shutil.copyfile(path, folder / path.name)
+        if (shipped / IMAGES).is_dir():  # the diagrams the shipped decks show
+            shutil.copytree(shipped / IMAGES, folder / IMAGES)
         self._decks: dict[str, Deck] | None = None  # loaded once, and again after a change
 
     def decks(self) -> dict[str, Deck]:
@@ -48,8 +50,9 @@ class DeckFolder:
             return DeckRejected([f"{safe}: -: -: not a deck file (a .yaml or .yml file)"])
         if len(content) > MAX_DECK_BYTES:
             return DeckRejected([f"{safe}: -: -: larger than {MAX_DECK_BYTES // 1024} KiB"])
-        self._incoming.mkdir(parents=True, exist_ok=True)
-        candidate = self._incoming / safe
+        # Checked beside the decks (its images are looked for there), under a name the bot
+        # never loads (not *.yaml).
+        candidate = self.folder / f"{safe}.checking"
         candidate.write_bytes(content)
         try:
             deck = load_deck(candidate)
@@ -69,7 +72,7 @@ class DeckFolder:
 
 def _named(problem: str, candidate: Path, name: str) -> str:
     """The problem with the file as the person named it, not the playground's copy."""
-    return problem.replace(str(candidate), name)
+    return problem.replace(candidate.name, name)
 
 
 def _deck_id(path: Path) -> str | None:

@@ -51,7 +51,29 @@ class EditKeyboard:
     optional: bool = False
 
 
-BotCall = SendText | EditText | EditKeyboard
+@dataclass(frozen=True)
+class SendPhoto:
+    """A new photo message: the deck's image `image` (a path beside the decks) with `caption`
+    (Telegram HTML, at most 1,024 characters) and `keyboard`, replying to `reply_to`."""
+
+    image: str
+    caption: str | None = None
+    keyboard: InlineKeyboardMarkup | None = None
+    reply_to: int | None = None
+
+
+@dataclass(frozen=True)
+class EditCaption:
+    """The caption (and `keyboard`) of the bot's photo message `message_id`; `optional` as for
+    `EditText`."""
+
+    message_id: int
+    caption: str
+    keyboard: InlineKeyboardMarkup | None = None
+    optional: bool = False
+
+
+BotCall = SendText | EditText | EditKeyboard | SendPhoto | EditCaption
 Calls = Sequence[BotCall]
 
 

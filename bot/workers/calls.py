@@ -7,6 +7,7 @@ import logging
 from dataclasses import dataclass
 from datetime import timedelta
 from enum import Enum
+from pathlib import Path
 from typing import Any
 
 from telegram import Message, ReplyParameters
@@ -24,14 +25,17 @@ from bot import metrics
 from bot.core.delivery import Outbox, Shown
 from bot.render.calls import (
     BotCall,
+    EditCaption,
     EditKeyboard,
     EditText,
     NoRendererError,
     RenderContext,
+    SendPhoto,
     SendText,
     calls_for,
 )
 from bot.transport.ratelimit import RequestDropped, SendingStopped
+from bot.workers.photos import Photos
 
 log = logging.getLogger(__name__)
 
@@ -57,15 +61,17 @@ def _seconds(value: int | timedelta) -> float:
 
 
 def _settled(call: BotCall, error: BadRequest) -> bool:
-    return not isinstance(call, SendText) and any(
+    return not isinstance(call, SendText | SendPhoto) and any(
         text in error.message.lower() for text in _EDIT_SETTLED
     )
 
 
 class CallRunner:
-    def __init__(self, bot: ExtBot[Any], outbox: Outbox) -> None:
+    def __init__(self, bot: ExtBot[Any], outbox: Outbox, images: Path) -> None:
+        """`images`: the folder the decks' image paths are relative to."""
         self._bot = bot
         self._outbox = outbox
+        self._photos = Photos(bot, images)
 
     def _context(self) -> RenderContext:
         return RenderContext(bot_username=self._bot.username)
@@ -112,7 +118,7 @@ class CallRunner:
             except BadRequest as error:
                 if _settled(call, error):
                     continue
-                if isinstance(call, EditText | EditKeyboard) and call.optional:
+                if isinstance(call, EditText | EditKeyboard | EditCaption) and call.optional:
                     log.info("chat %s: edit skipped: %s", item.effect.chat_id, error.message)
                     continue
                 raise
@@ -124,15 +130,30 @@ class CallRunner:
         effect = item.effect
         args = BULK if effect.bulk else None
         match call:
+            case SendPhoto(image=image, caption=caption, keyboard=keyboard, reply_to=reply_to):
+                return await self._photos.send(
+                    effect.chat_id,
+                    image,
+                    caption=caption,
+                    keyboard=keyboard,
+                    thread_id=effect.thread_id,
+                    reply=_reply(reply_to),
+                    rate_limit_args=args,
+                )
+            case EditCaption(message_id=message_id, caption=caption, keyboard=keyboard):
+                return await self._bot.edit_message_caption(
+                    chat_id=effect.chat_id,
+                    message_id=message_id,
+                    caption=caption,
+                    reply_markup=keyboard,
+                    rate_limit_args=args,
+                )
             case SendText(text=text, keyboard=keyboard, reply_to=reply_to):
-                reply = None
-                if reply_to is not None:
-                    reply = ReplyParameters(reply_to, allow_sending_without_reply=True)
                 return await self._bot.send_message(
                     effect.chat_id,
                     text,
                     message_thread_id=effect.thread_id,
-                    reply_parameters=reply,
+                    reply_parameters=_reply(reply_to),
                     reply_markup=keyboard,
                     rate_limit_args=args,
                 )
@@ -151,3 +172,9 @@ class CallRunner:
                     reply_markup=keyboard,
                     rate_limit_args=DROPPABLE if droppable else args,
                 )
+
+
+def _reply(reply_to: int | None) -> ReplyParameters | None:
+    if reply_to is None:
+        return None
+    return ReplyParameters(reply_to, allow_sending_without_reply=True)

@@ -22,6 +22,7 @@ from telegram.ext import ExtBot
 from bot.core.model import Ask
 from bot.core.quiz.live import LiveView
 from bot.render import group as render_group
+from bot.render import media
 from bot.render import questions as render
 from bot.transport.ratelimit import RequestDropped, SendingStopped
 
@@ -81,16 +82,26 @@ class LiveCounts:
             ask = view.ask
             # Claimed before the edit: presses meanwhile mark it again for the next interval.
             previous, count.dirty, count.last_edit = count.last_edit, False, now
+            text = render_group.open_question_message(
+                view.question, ask, view.deck_title, view.answered, view.zone
+            )
             try:
-                await self._bot.edit_message_text(
-                    render_group.open_question_message(
-                        view.question, ask, view.deck_title, view.answered, view.zone
-                    ),
-                    chat_id=ask.chat_id,
-                    message_id=ask.message_id,
-                    reply_markup=render.question_keyboard(ask),
-                    rate_limit_args=DROPPABLE,
-                )
+                if media.captioned(view.question, ask, view.deck_title):
+                    await self._bot.edit_message_caption(
+                        chat_id=ask.chat_id,
+                        message_id=ask.message_id,
+                        caption=text,
+                        reply_markup=render.question_keyboard(ask),
+                        rate_limit_args=DROPPABLE,
+                    )
+                else:
+                    await self._bot.edit_message_text(
+                        text,
+                        chat_id=ask.chat_id,
+                        message_id=ask.message_id,
+                        reply_markup=render.question_keyboard(ask),
+                        rate_limit_args=DROPPABLE,
+                    )
             except (RequestDropped, SendingStopped):
                 count.dirty, count.last_edit = True, previous  # no room now: next tick
             except TelegramError as error:

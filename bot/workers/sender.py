@@ -18,6 +18,7 @@ import contextlib
 import contextvars
 import logging
 from collections.abc import Callable, Coroutine
+from pathlib import Path
 from typing import Any, Protocol
 
 from telegram.ext import ExtBot
@@ -59,14 +60,17 @@ class Sender:
         claims: ChatClaims | None = None,
         expected: Callable[[BaseException], bool] = lambda _: False,
         close_gate: Callable[[], None] = lambda: None,
+        *,
+        images: Path,
     ) -> None:
         """`expected`: failures that are one log line, not a traceback (a database that does
         not answer: the work stays owed and is tried again). `close_gate`: on stop, stops the
-        sends still waiting for their window (the rate limiter's `close`)."""
+        sends still waiting for their window (the rate limiter's `close`). `images`: the folder
+        the decks' image paths are relative to."""
         self._close_gate = close_gate
         self._expected = expected
         self._outbox = outbox
-        self._calls = CallRunner(bot, outbox)
+        self._calls = CallRunner(bot, outbox, images)
         self._live = live
         self._claims = claims
         self._tasks: dict[int, asyncio.Task[None]] = {}
