@@ -26,7 +26,8 @@ def report_lines(report: Report) -> list[str]:
     if report.status is not ReportStatus.OPEN and report.resolved_at is not None:
         status += f" {report.resolved_at:%Y-%m-%d %H:%M} by {report.resolved_by}"
     right = letter(report.option_order.index(0)) if 0 in report.option_order else "?"
-    chosen = "not answered" if report.chosen is None else f"chose {letter(report.chosen)}"
+    picked = ", ".join(letter(p) for p in sorted(report.chosen_positions))
+    chosen = "not answered" if report.chosen is None else f"chose {picked}"
     lines = [
         f"#{report.id}  {report.created_at:%Y-%m-%d %H:%M} UTC  {report.deck_id}/"
         f"{report.question_id}  version {report.question_hash}  [{status}]",

@@ -158,15 +158,16 @@ def _options(view: ReportView) -> list[str]:
     if question is None or any(index >= len(question.options) for index in order):
         shown = ", ".join(str(index) for index in order)
         lines = [f"Order shown (deck option numbers, 0 = the keyed answer): {shown}"]
-        if report.chosen is not None and report.chosen < len(order):
-            lines.append(f"The learner chose {letter(report.chosen)}.")
+        chosen = [p for p in sorted(report.chosen_positions) if p < len(order)]
+        if chosen:
+            lines.append(f"The learner chose {', '.join(letter(p) for p in chosen)}.")
         return lines
     lines = []
     for position, index in enumerate(order):
         line = f"<b>{letter(position)})</b> {escape(fit(question.options[index], OPTION_UNITS))}"
-        if index == 0:
+        if index < question.picks:
             line = f"✅ {line}"
-        if position == report.chosen:
+        if position in report.chosen_positions:
             line += "  ← <i>learner's choice</i>"
         lines.append(line)
     return lines

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from bot.core.model import Report, ReportReason, ReportStatus
+from bot.core.model import Report, ReportReason, ReportStatus, from_mask
 from storage.sql.base import StoreBase
 from storage.sql.conn import Row
 from storage.sql.rows import from_ms, optional_ms, to_ms
@@ -12,7 +12,8 @@ from storage.sql.writes.reports import COUNT_SINCE
 
 REPORT_COLUMNS = (
     "id, user_id, ask_id, deck_id, question_id, question_hash, option_order, chosen, reason, "
-    "comment, status, created_at, comment_until, prompt_message_id, resolved_at, resolved_by"
+    "comment, status, created_at, comment_until, prompt_message_id, resolved_at, resolved_by, "
+    "picked"
 )
 # Served by the partial UNIQUE index reports_one_open_per_user_question.
 OPEN_REPORT = (
@@ -45,6 +46,7 @@ def report(row: Row) -> Report:
         prompt_message_id=row["prompt_message_id"],
         resolved_at=optional_ms(row["resolved_at"]),
         resolved_by=row["resolved_by"],
+        picked=None if row["picked"] is None else from_mask(int(row["picked"])),
     )
 
 

@@ -4,8 +4,10 @@ press toggles one bit atomically, an answer keeps every position, /forgetme dele
 from __future__ import annotations
 
 import asyncio
+from dataclasses import replace
+from datetime import timedelta
 
-from bot.core.model import Player
+from bot.core.model import NewReport, Player, ReportReason
 from bot.core.rules.periods import period_keys
 from storage.sql.store import SqlStore
 from tests.storage.helpers import ALICE, ASKED_AT, UTC_ZONE, Raw, group_ask
@@ -50,3 +52,26 @@ async def test_forgetting_a_user_deletes_their_picks(store: SqlStore, raw: Raw) 
     await store.toggle_pick(ask.id, ALICE.id, 1, ASKED_AT)
     await store.forget_user(ALICE.id, {})
     assert await raw.count("selections", "user_id = ?", (ALICE.id,)) == 0
+
+
+async def test_a_report_keeps_every_position_a_choose_n_answer_submitted(store: SqlStore) -> None:
+    """A report on a "choose two" question reads back with both positions the learner had."""
+    ask = await group_ask(store)
+    new = NewReport(
+        user_id=ALICE.id,
+        ask_id=ask.id,
+        deck_id=ask.deck_id,
+        question_id=ask.question_id,
+        question_hash="0123456789ab",
+        option_order=ask.option_order,
+        chosen=1,
+        reason=ReportReason.WRONG_KEY,
+        created_at=ASKED_AT,
+        comment_until=ASKED_AT + timedelta(minutes=5),
+    )
+    async with store.transaction() as writes:
+        made = await writes.create_report(replace(new, picked=frozenset({1, 3})))
+    assert made is not None
+    stored = await store.get_report(made.id)
+    assert stored is not None
+    assert stored.chosen_positions == frozenset({1, 3})

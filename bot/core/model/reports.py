@@ -42,6 +42,8 @@ class NewReport:
     # Until when the learner's next plain text in private is taken as the comment.
     comment_until: datetime
     prompt_message_id: int | None = None
+    # A "choose N" answer: every position submitted (`chosen` is the first of them).
+    picked: frozenset[int] | None = None
 
 
 @dataclass(frozen=True)
@@ -65,6 +67,14 @@ class Report:
     prompt_message_id: int | None
     resolved_at: datetime | None
     resolved_by: int | None
+    picked: frozenset[int] | None = None  # "choose N": every position submitted
+
+    @property
+    def chosen_positions(self) -> frozenset[int]:
+        """What the learner had answered: one position, or every one they submitted."""
+        if self.picked is not None:
+            return self.picked
+        return frozenset() if self.chosen is None else frozenset({self.chosen})
 
     @property
     def is_open(self) -> bool:

@@ -21,6 +21,7 @@ class Subject:
     question: Question
     deck_title: str
     chosen: int | None  # the position they chose in that ask; None: not answered
+    picked: frozenset[int] | None = None  # "choose N": every position they submitted
 
 
 @dataclass(frozen=True)

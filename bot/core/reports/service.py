@@ -127,7 +127,8 @@ class ReportService:
             return QuestionGone()
         answer = await self._asks.get_answer(ask.id, user_id)
         chosen = None if answer is None else answer.position
-        return Subject(ask, question, self._catalog.title(ask.deck_id), chosen)
+        picked = None if answer is None else answer.picked
+        return Subject(ask, question, self._catalog.title(ask.deck_id), chosen, picked)
 
     async def start(
         self, user_id: int, ask_id: int, *, from_chat: int | None = None
@@ -163,6 +164,7 @@ class ReportService:
             question_hash=ask.question_hash or subject.question.content_hash,
             option_order=ask.option_order,
             chosen=subject.chosen,
+            picked=subject.picked,
             reason=reason,
             created_at=now,
             comment_until=now + self.comment_window,

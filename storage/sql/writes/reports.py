@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from bot.core.model import NewReport, Report, ReportStatus
+from bot.core.model import NewReport, Report, ReportStatus, as_mask
 from storage.sql.conn import Conn, first_value
 from storage.sql.rows import encode_order, from_ms, ms_or_none, to_ms
 
@@ -12,8 +12,8 @@ COUNT_SINCE = "SELECT count(*) AS n FROM reports WHERE user_id = ? AND created_a
 
 _INSERT_REPORT = (
     "INSERT INTO reports (user_id, ask_id, deck_id, question_id, question_hash, option_order, "
-    "chosen, reason, comment_until, prompt_message_id, created_at) "
-    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+    "chosen, reason, comment_until, prompt_message_id, created_at, picked) "
+    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
     "ON CONFLICT (user_id, deck_id, question_id) WHERE status = 'open' DO NOTHING RETURNING id"
 )
 # The report's pending message to the reports chat goes at once (not before its deadline).
@@ -55,6 +55,7 @@ class ReportWrites:
                 comment_until,
                 report.prompt_message_id,
                 created_at,
+                None if report.picked is None else as_mask(report.picked),
             ),
         )
         if report_id is None:
@@ -68,6 +69,7 @@ class ReportWrites:
             question_hash=report.question_hash,
             option_order=report.option_order,
             chosen=report.chosen,
+            picked=report.picked,
             reason=report.reason,
             comment=None,
             status=ReportStatus.OPEN,
