@@ -1,14 +1,19 @@
-"""`import-deck` and `check-decks`: decks for authors, from spreadsheets and practice tests,
-and checked."""
+"""`import-deck` and `check-decks`: decks for authors, from spreadsheets, GIFT, Aiken and
+practice tests, and checked."""
 
 from __future__ import annotations
 
 import argparse
 import dataclasses
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
+from bot.cli.output import write_file
 from content.checks import strict_problems
+from content.formats.aiken import read_aiken
+from content.formats.drafts import DeckDraft, FormatImportError
+from content.formats.gift import read_gift
 from content.formats.practice_test import (
     PracticeTestFormatError,
     dump_yaml,
@@ -17,6 +22,10 @@ from content.formats.practice_test import (
 )
 from content.formats.spreadsheet import CsvImportError, deck_data, read_csv_deck
 from content.loader import check_decks
+
+# Each format import-deck reads, and the file name endings that select it (any other: text).
+IMPORT_FORMATS = {"csv": (".csv",), "gift": (".gift",), "aiken": (".aiken",), "text": ()}
+DraftReader = Callable[..., DeckDraft]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -28,13 +37,15 @@ class ImportOptions:
     title: str | None = None
     source: str | None = None
     delimiter: str | None = None
+    format_name: str | None = None
 
 
 def _write(text: str, output: Path | None, summary: str) -> None:
     if output is None:
         sys.stdout.write(text)
+        print(summary, file=sys.stderr)
     else:
-        output.write_text(text, encoding="utf-8")
+        write_file(output, text.encode("utf-8"))
         print(f"wrote {output}: {summary}")
 
 
@@ -77,11 +88,52 @@ def _import_practice_test(source: Path, options: ImportOptions) -> int:
     return 0
 
 
+def _to_fill(draft: DeckDraft) -> str:
+    """What the author must fill in: "; fill in `topic:` and `explanation:` of every question"."""
+    fields: dict[tuple[str, ...], list[str]] = {}
+    for name, ids in draft.to_fill().items():
+        fields.setdefault(tuple(ids), []).append(f"`{name}:`")
+    parts = [
+        f"{' and '.join(names)} of "
+        + ("every question" if len(ids) == len(draft.questions) else ", ".join(ids))
+        for ids, names in fields.items()
+    ]
+    return f"; fill in {'; '.join(parts)}" if parts else ""
+
+
+def _import_draft(source: Path, options: ImportOptions, reader: DraftReader) -> int:
+    try:
+        draft = reader(source, deck_id=options.deck_id, title=options.title, source=options.source)
+    except OSError as error:
+        print(f"{source}: cannot read: {error.strerror}", file=sys.stderr)
+        return 1
+    except FormatImportError as error:
+        for problem in error.problems:
+            print(problem, file=sys.stderr)
+        print(f"{len(error.problems)} problem(s) in {source}; nothing written", file=sys.stderr)
+        return 1
+    for notice in draft.notices:
+        print(notice, file=sys.stderr)
+    _write(draft.to_yaml(), options.output, f"{len(draft.questions)} questions{_to_fill(draft)}")
+    return 0
+
+
+def import_format(source: Path, named: str | None = None) -> str:
+    """The format named, else the one the file's name ends with (text when none does)."""
+    suffix = source.suffix.lower()
+    found = (name for name, suffixes in IMPORT_FORMATS.items() if suffix in suffixes)
+    return named or next(found, "text")
+
+
 def import_deck(source: Path, options: ImportOptions | None = None) -> int:
-    """A deck YAML from a spreadsheet's CSV export (`*.csv`) or a plain-text practice test."""
+    """A deck YAML from a spreadsheet's CSV export (`*.csv`), a GIFT (`*.gift`) or Aiken
+    (`*.aiken`) file, or a plain-text practice test."""
     options = options or ImportOptions()
-    if source.suffix.lower() == ".csv":
+    chosen = import_format(source, options.format_name)
+    if chosen == "csv":
         return _import_csv(source, options)
+    if chosen in ("gift", "aiken"):
+        return _import_draft(source, options, read_gift if chosen == "gift" else read_aiken)
     return _import_practice_test(source, options)
 
 

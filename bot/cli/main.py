@@ -1,7 +1,8 @@
 """`python -m bot`'s arguments: no command runs the bot (or, without a token, the playground:
-the bot in the browser); `run` the bot, `playground` the playground; `import-deck` and
-`check-decks` help deck authors; `item-report` shows how well each question works; `reports`
-lists learners' reports; `copy-to-postgres` moves a SQLite database to PostgreSQL."""
+the bot in the browser); `run` the bot, `playground` the playground; `import-deck`,
+`export-deck` and `check-decks` help deck authors; `item-report` shows how well each question
+works; `reports` lists learners' reports; `copy-to-postgres` moves a SQLite database to
+PostgreSQL."""
 
 from __future__ import annotations
 
@@ -9,7 +10,8 @@ import argparse
 import sys
 from pathlib import Path
 
-from bot.cli.decks import ImportOptions, check, import_deck, parse_delimiter
+from bot.cli.decks import IMPORT_FORMATS, ImportOptions, check, import_deck, parse_delimiter
+from bot.cli.export import FORMAT_NAMES, export
 from bot.cli.run import run, token_given
 from content.loader import DEFAULT_CONTENT_DIR
 
@@ -38,9 +40,16 @@ def main(argv: list[str] | None = None) -> int:
         "--deck", type=Path, action="append", default=[], help="a deck file to serve (repeatable)"
     )
     importer = commands.add_parser(
-        "import-deck", help="turn a CSV export (*.csv) or a plain-text practice test into a deck"
+        "import-deck",
+        help="turn a CSV export, a GIFT or Aiken file, or a plain-text practice test into a deck",
     )
     importer.add_argument("file", type=Path)
+    importer.add_argument(
+        "--format",
+        dest="format_name",
+        choices=tuple(IMPORT_FORMATS),
+        help="the file's format (default: from its name: .csv, .gift, .aiken, else text)",
+    )
     importer.add_argument("-o", "--output", type=Path, help="write here instead of stdout")
     importer.add_argument("--id", dest="deck_id", help="the deck id (default: from the file)")
     importer.add_argument("--title", help="the deck title (default: from the file)")
@@ -49,6 +58,17 @@ def main(argv: list[str] | None = None) -> int:
         "--delimiter",
         type=parse_delimiter,
         help="CSV cell separator (default: from the header row)",
+    )
+    exporter = commands.add_parser(
+        "export-deck", help="write a deck as CSV, GIFT, Aiken or an Anki package (.apkg)"
+    )
+    exporter.add_argument("deck", type=Path, help="the deck file (YAML)")
+    exporter.add_argument("-o", "--output", type=Path, required=True, help="the file to write")
+    exporter.add_argument(
+        "--format",
+        dest="format_name",
+        choices=FORMAT_NAMES,
+        help="the format (default: from the output's name: .csv, .gift, .aiken, .apkg)",
     )
     checker = commands.add_parser("check-decks", help="validate every deck in a folder")
     checker.add_argument("directory", type=Path, nargs="?", default=DEFAULT_CONTENT_DIR)
@@ -86,8 +106,12 @@ def main(argv: list[str] | None = None) -> int:
 
         return item_report(ReportOptions(args.deck_id, args.csv, args.html))
     if args.command == "import-deck":
-        options = ImportOptions(args.output, args.deck_id, args.title, args.source, args.delimiter)
+        options = ImportOptions(
+            args.output, args.deck_id, args.title, args.source, args.delimiter, args.format_name
+        )
         return import_deck(args.file, options)
+    if args.command == "export-deck":
+        return export(args.deck, args.output, args.format_name)
     if args.command == "check-decks":
         return check(args.directory, args.strict)
     if args.command == "playground" or (args.command is None and not token_given()):

@@ -64,3 +64,36 @@ def write(path: Path, data: object) -> Path:
     text = data if isinstance(data, str) else yaml.safe_dump(data, sort_keys=False)
     path.write_text(text, encoding="utf-8")
     return path
+
+
+def mixed_questions() -> list[dict[str, Any]]:
+    """Raw questions for the exporters: two topics (one with a `/`), a one-answer question whose
+    texts hold GIFT's markup characters, a "choose two" question with line breaks, sources and
+    a note."""
+    return [
+        question(
+            "nvlink-escapes",
+            text="Which link {inside} a node: A=B ~ C #1, or \\ D?",
+            answer="NVLink: 900 GB/s",
+            wrong=["PCIe = slower", "~Ethernet", "#InfiniBand"],
+            explanation="NVLink {is} the intra-node link; see #3.",
+            note="Bandwidth per GPU: 900 GB/s on H100.",
+        ),
+        question(
+            "choose-two-collectives",
+            topic="nccl/collectives",
+            text="Which two are NCCL collectives?\nChoose two.",
+            answer=None,
+            answers=["all-reduce", "broadcast"],
+            wrong=["malloc", "fork"],
+            explanation="NCCL runs collectives on GPUs.\nmalloc and fork are not.",
+        ),
+        question(
+            "plain",
+            text="What does NCCL stand for?",
+            answer="NVIDIA Collective Communications Library",
+            wrong=["NVIDIA CUDA Compiler Library"],
+            explanation="NCCL is the NVIDIA Collective Communications Library.",
+            source=None,
+        ),
+    ]

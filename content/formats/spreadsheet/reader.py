@@ -1,17 +1,4 @@
-"""Import a deck from a spreadsheet's CSV export: one question per row, under a header row.
-
-Columns, in any order (names ignore case, spaces, `_` and `-`):
-  question, answer, explanation   required
-  wrong                           all wrong options in one cell, one a line or split by "|"
-  wrong1 … wrongN                 or one wrong option a column (empty cells are skipped)
-  topic                           optional; "general" when absent or empty
-  source, note                    optional
-The file may start with a UTF-8 BOM, end lines with CRLF, quote cells that span lines,
-and separate cells with `,`, `;` or tabs (the one found most often in the header row,
-unless given). Every mistake is reported as `file: row N: column: message`, the rows
-numbered as a spreadsheet numbers them (the header is row 1), and a file with any
-mistake yields no deck.
-"""
+"""Read the rows of a spreadsheet's CSV export into a deck, each mistake named by row and column."""
 
 from __future__ import annotations
 
@@ -19,7 +6,7 @@ import csv
 import io
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -27,17 +14,14 @@ from pydantic import ValidationError
 from pydantic_core import ErrorDetails
 
 from content.formats.practice_test import PLACEHOLDER_TOPIC, question_id, slugify
+from content.formats.spreadsheet.columns import Header, detect_delimiter, read_header
 from content.loader import NONE, DeckProblem, error_location, error_message
 from content.models import Deck, Question
 
-DELIMITERS = (",", ";", "\t")
-REQUIRED = ("question", "answer", "explanation")
-OPTIONAL = ("topic", "source", "note")
-_ALIASES = {"text": "question", "wrong options": "wrong", "wrong answers": "wrong"}
-_WRONG_N = re.compile(r"wrong(?: options?| answers?)? ?([1-9][0-9]?)")
 _WRONG_SPLIT = re.compile(r"\n|\|")
-_NUMBERED = re.compile(r"wrong([0-9]+)")
 _BOM = "\ufeff"
+# (option, the author's name of its column)
+Options = list[tuple[str, str]]
 
 
 class CsvImportError(Exception):
@@ -48,98 +32,62 @@ class CsvImportError(Exception):
         super().__init__("\n".join(str(problem) for problem in self.problems))
 
 
-@dataclass(frozen=True)
-class _Header:
-    """The header row: each canonical column's position, and the author's own names."""
+@dataclass
+class _Ids:
+    """The question ids of the file: those its `id` column gives (with their row), and all taken."""
 
-    index: dict[str, int]
-    names: list[str]
-    wrong: list[int]  # positions of the wrong-option columns, in order
-
-    def name(self, column: str) -> str:
-        return self.names[self.index[column]] if column in self.index else column
-
-
-def _canonical(name: str) -> str:
-    words = " ".join(re.sub(r"[\s_\-]+", " ", name).split()).casefold()
-    match = _WRONG_N.fullmatch(words)
-    if match:
-        return f"wrong{int(match.group(1))}"
-    return _ALIASES.get(words, words)
-
-
-def detect_delimiter(text: str) -> str:
-    """The delimiter found most often in the first line; `,` on a tie or when none is."""
-    first = text.split("\n", 1)[0]
-    return max(DELIMITERS, key=lambda delimiter: (first.count(delimiter), delimiter == ","))
-
-
-def _header(file: str, cells: list[str]) -> tuple[_Header | None, list[DeckProblem]]:
-    known = {*REQUIRED, *OPTIONAL, "wrong"}
-    index: dict[str, int] = {}
-    numbered: list[tuple[int, int]] = []
-    problems = []
-
-    def problem(column: str, message: str) -> None:
-        problems.append(DeckProblem(file, "row 1", column, message))
-
-    for position, cell in enumerate(cells):
-        name = cell.strip()
-        column = _canonical(name)
-        if not name:
-            problem(f"column {position + 1}", "the header cell is empty")
-        elif column in index:
-            problem(name, f"the column appears twice (also column {index[column] + 1})")
-        elif column not in known and not _NUMBERED.fullmatch(column):
-            expected = "question, answer, wrong (or wrong1, wrong2, …), explanation, topic, source"
-            problem(name, f"unknown column; expected {expected}, note")
-        else:
-            index[column] = position
-            if match := _NUMBERED.fullmatch(column):
-                numbered.append((int(match.group(1)), position))
-    for column in REQUIRED:
-        if column not in index:
-            problem(column, "required column is missing")
-    if "wrong" in index and numbered:
-        problem("wrong", "use one 'wrong' column or columns wrong1, wrong2, …, not both")
-    elif "wrong" not in index and not numbered:
-        problem("wrong", "required column is missing (or give columns wrong1, wrong2, …)")
-    if problems:
-        return None, problems
-    wrong = [index["wrong"]] if "wrong" in index else [pos for _, pos in sorted(numbered)]
-    return _Header(index, [cell.strip() for cell in cells], wrong), []
+    given: dict[str, int] = field(default_factory=dict)
+    taken: set[str] = field(default_factory=set)
 
 
 def _clean(cell: str) -> str:
     return cell.replace("\r\n", "\n").replace("\r", "\n").strip()
 
 
-def _wrong_options(header: _Header, cells: list[str]) -> list[tuple[str, str]]:
-    """(option, column name) for each wrong option of a row, in order."""
-    options: list[tuple[str, str]] = []
-    for position in header.wrong:
+def _options(header: Header, cells: list[str], positions: list[int], split: bool) -> Options:
+    """(option, column name) for each option in the columns at `positions`, in order."""
+    options: Options = []
+    for position in positions:
         name = header.names[position]
-        one_cell = "wrong" in header.index  # else wrong1..wrongN: one option a cell
-        parts = _WRONG_SPLIT.split(cells[position]) if one_cell else [cells[position]]
+        parts = _WRONG_SPLIT.split(cells[position]) if split else [cells[position]]
         options.extend((part.strip(), name) for part in parts if part.strip())
     return options
 
 
-def _duplicates(answer: str, wrong: list[tuple[str, str]]) -> list[tuple[str, str]]:
+def _duplicates(right: Options, wrong: Options) -> list[tuple[str, str]]:
     """(column, message) for each option repeating an earlier one, ignoring case and spaces."""
-    seen = {" ".join(answer.split()).casefold(): "the answer"}
+    one = len(right) == 1
+    labelled = [
+        (option, column, "the answer" if one else f"right option {number}")
+        for number, (option, column) in enumerate(right, start=1)
+    ]
+    labelled += [
+        (option, column, f"wrong option {number}")
+        for number, (option, column) in enumerate(wrong, start=1)
+    ]
+    seen: dict[str, str] = {}
     found = []
-    for number, (option, column) in enumerate(wrong, start=1):
+    for option, column, label in labelled:
         key = " ".join(option.split()).casefold()
         if key in seen:
             found.append((column, f"duplicate option: {option!r} repeats {seen[key]}"))
         else:
-            seen[key] = f"wrong option {number}"
+            seen[key] = label
     return found
 
 
+def _row_id(values: dict[str, str], number: int, ids: _Ids) -> tuple[str, str | None]:
+    """The row's question id, and why it cannot be used (None when it can)."""
+    given = values.get("id", "")
+    if not given:
+        return question_id(values["question"], ids.taken), None
+    if ids.given.get(given, number) != number:
+        return given, f"{given!r} is already the id of row {ids.given[given]}"
+    return given, None
+
+
 def _row(
-    file: str, number: int, header: _Header, cells: list[str], taken: set[str]
+    file: str, number: int, header: Header, cells: list[str], ids: _Ids
 ) -> tuple[dict[str, Any] | None, list[DeckProblem]]:
     def problem(column: str, message: str) -> DeckProblem:
         return DeckProblem(file, f"row {number}", column, message)
@@ -147,51 +95,67 @@ def _row(
     if len(cells) != len(header.names):
         count = f"has {len(cells)} cells, the header has {len(header.names)}"
         return None, [problem(NONE, f"{count}; check for a stray or missing delimiter")]
-    values = {column: _clean(cells[position]) for column, position in header.index.items()}
-    wrong = _wrong_options(header, [_clean(cell) for cell in cells])
+    cells = [_clean(cell) for cell in cells]
+    values = {column: cells[position] for column, position in header.index.items()}
+    right = _options(header, cells, header.right, split=False)
+    wrong = _options(header, cells, header.wrong, split=header.wrong_in_one_cell)
     problems = []
-    for column, message in (
-        ("question", "empty question"),
-        ("answer", "missing answer"),
-        ("explanation", "missing explanation"),
-    ):
-        if not values[column]:
-            problems.append(problem(header.name(column), message))
+    if not values["question"]:
+        problems.append(problem(header.name("question"), "empty question"))
+    if not right:
+        problems.append(problem(header.names[header.right[0]], "missing answer"))
+    if not values["explanation"]:
+        problems.append(problem(header.name("explanation"), "missing explanation"))
     if not wrong:
         wrong_name = header.names[header.wrong[0]]
         problems.append(problem(wrong_name, "needs at least 1 wrong option, found none"))
-    elif values["answer"]:
-        problems.extend(
-            problem(column, message) for column, message in _duplicates(values["answer"], wrong)
-        )
+    elif right:
+        problems.extend(problem(column, message) for column, message in _duplicates(right, wrong))
     if problems:
         return None, problems
-    raw: dict[str, Any] = {
-        "id": question_id(values["question"], taken),
-        "topic": values.get("topic") or PLACEHOLDER_TOPIC,
-        "text": values["question"],
-        "answer": values["answer"],
-        "wrong": [option for option, _ in wrong],
-        "explanation": values["explanation"],
-    }
+    qid, taken = _row_id(values, number, ids)
+    if taken is not None:
+        return None, [problem(header.name("id"), taken)]
+    raw: dict[str, Any] = {"id": qid, "topic": values.get("topic") or PLACEHOLDER_TOPIC}
+    raw["text"] = values["question"]
+    if len(right) == 1:
+        raw["answer"] = right[0][0]
+    else:
+        raw["answers"] = [option for option, _ in right]
+    raw["wrong"] = [option for option, _ in wrong]
+    raw["explanation"] = values["explanation"]
     raw.update({key: values[key] for key in ("source", "note") if values.get(key)})
     try:
         Question.model_validate(raw)
     except ValidationError as error:
-        return None, [_located(file, number, header, wrong, detail) for detail in error.errors()]
+        located = [_located(file, number, header, right, wrong, d) for d in error.errors()]
+        return None, located
     return raw, []
 
 
 def _located(
-    file: str, number: int, header: _Header, wrong: list[tuple[str, str]], detail: ErrorDetails
+    file: str, number: int, header: Header, right: Options, wrong: Options, detail: ErrorDetails
 ) -> DeckProblem:
     loc = error_location(detail)
-    field = str(loc[0]) if loc else NONE
-    if field == "wrong" and len(loc) > 1 and isinstance(loc[1], int):
-        column = wrong[loc[1]][1]
+    name = str(loc[0]) if loc else NONE
+    if name in ("wrong", "answers") and len(loc) > 1 and isinstance(loc[1], int):
+        column = (wrong if name == "wrong" else right)[loc[1]][1]
+    elif name in ("answer", "answers"):
+        column = header.names[header.right[0]]
     else:
-        column = header.name({"text": "question"}.get(field, field))
+        column = header.name({"text": "question"}.get(name, name))
     return DeckProblem(file, f"row {number}", column, error_message(detail))
+
+
+def _given_ids(header: Header, records: list[list[str]]) -> _Ids:
+    """The ids the `id` column gives, each with the first row giving it; all of them taken."""
+    ids = _Ids()
+    position = header.index.get("id")
+    for number, cells in enumerate(records[1:], start=2):
+        if position is not None and position < len(cells) and (given := _clean(cells[position])):
+            ids.given.setdefault(given, number)
+            ids.taken.add(given)
+    return ids
 
 
 def parse_csv_deck(
@@ -216,15 +180,15 @@ def parse_csv_deck(
         ) from None
     if not records or not any(cell.strip() for cell in records[0]):
         raise CsvImportError([DeckProblem(file, NONE, NONE, "no header row: the file is empty")])
-    header, problems = _header(file, records[0])
+    header, problems = read_header(file, records[0])
     if header is None:
         raise CsvImportError(problems)
     questions: list[dict[str, Any]] = []
-    taken: set[str] = set()
+    ids = _given_ids(header, records)
     for number, cells in enumerate(records[1:], start=2):
         if not any(cell.strip() for cell in cells):
             continue  # a blank row
-        raw, row_problems = _row(file, number, header, cells, taken)
+        raw, row_problems = _row(file, number, header, cells, ids)
         problems.extend(row_problems)
         if raw is not None:
             questions.append(raw)
@@ -269,5 +233,5 @@ def read_csv_deck(
 
 
 def deck_data(deck: Deck) -> dict[str, Any]:
-    """The deck as plain data in the content/ layout, empty optional fields left out."""
-    return deck.model_dump(exclude_none=True)
+    """The deck as plain data in the content/ layout, empty and default fields left out."""
+    return deck.model_dump(exclude_none=True, exclude_defaults=True)
