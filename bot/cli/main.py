@@ -70,6 +70,13 @@ def main(argv: list[str] | None = None) -> int:
         choices=FORMAT_NAMES,
         help="the format (default: from the output's name: .csv, .gift, .aiken, .apkg)",
     )
+    previewer = commands.add_parser(
+        "preview-deck", help="one HTML page with every question as learners will see it"
+    )
+    previewer.add_argument("deck", type=Path, help="the deck file (YAML)")
+    previewer.add_argument(
+        "-o", "--output", type=Path, help="the page to write (default: DECK.preview.html)"
+    )
     checker = commands.add_parser("check-decks", help="validate every deck in a folder")
     checker.add_argument("directory", type=Path, nargs="?", default=DEFAULT_CONTENT_DIR)
     checker.add_argument(
@@ -112,6 +119,10 @@ def main(argv: list[str] | None = None) -> int:
         return import_deck(args.file, options)
     if args.command == "export-deck":
         return export(args.deck, args.output, args.format_name)
+    if args.command == "preview-deck":
+        from bot.cli.preview import preview
+
+        return preview(args.deck, args.output)
     if args.command == "check-decks":
         return check(args.directory, args.strict)
     if args.command == "playground" or (args.command is None and not token_given()):
