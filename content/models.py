@@ -156,11 +156,17 @@ class Question(BaseModel):
 
     @model_validator(mode="after")
     def _check_options(self) -> Self:
-        if (self.answer is None) == (self.answers is None):
+        if self.answer is None and self.answers is None:
             raise located(
-                "answer_or_answers",
-                "give either `answer` (one right option) or `answers` (two or more, for a "
-                "question that asks to choose that many), not both and not neither",
+                "answer_missing",
+                "required field is missing (or `answers:` with two or more right options, "
+                "for a question that asks to choose that many)",
+                "answer",
+            )
+        if self.answer is not None and self.answers is not None:
+            raise located(
+                "answer_and_answers",
+                "give either `answer` (one right option) or `answers` (several), not both",
                 "answer",
             )
         if self.answers is not None and len(self.answers) < 2:

@@ -45,7 +45,7 @@ def test_a_choose_two_question_loads_with_its_right_options_first(tmp_path: Path
     ("changes", "expected"),
     [
         ({"answer": "NVLink"}, "q1: answer: give either `answer`"),
-        ({"answers": None}, "q1: answer: give either `answer`"),
+        ({"answers": None}, "q1: answer: required field is missing (or `answers:`"),
         ({"answers": ["NVLink"]}, "q1: answers: needs two or more right options"),
         ({"wrong": []}, "q1: wrong: needs 1-6 wrong options (2-8 options in total), found 0"),
         ({"answers": ["NVLink", " nvlink"]}, "q1: answers #2: 'nvlink' repeats answer #1"),

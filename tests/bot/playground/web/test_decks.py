@@ -49,7 +49,7 @@ async def test_a_broken_deck_file_lists_its_problems_and_changes_nothing(
 
     problems = playground.page.locator("#deck-problems li")
     await expect(problems).to_have_count(2)
-    await expect(problems.nth(0)).to_have_text(
+    await expect(problems.nth(0)).to_contain_text(
         "broken.yaml: planet: answer: required field is missing"
     )
     await expect(problems.nth(1)).to_contain_text("broken.yaml: gold: wrong: needs")
