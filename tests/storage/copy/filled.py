@@ -61,6 +61,7 @@ COPIED = (
     "exam_questions",
     "effects",
     "handled_updates",
+    "selections",
 )
 
 
@@ -89,7 +90,7 @@ async def private_answer(
 async def fill(store: SqlStore, path: Path) -> None:
     """Something in every table: two groups answering over three months (week, month and
     all-time boards differ), rounds, a schedule with its pushes, effects, private answers with
-    cards and a review round, a report and a submitted exam."""
+    cards and a review round, a pick not yet submitted, a report and a submitted exam."""
     await Boards(store, Raw("sqlite", str(path))).random_history(GROUP.id, BERLIN, seed=3)
     await history(store, OTHER, BERLIN, seed=5, days=(date(2026, 12, 1), date(2026, 12, 2)))
     for day, correct in enumerate((False, True, False)):
@@ -101,6 +102,7 @@ async def fill(store: SqlStore, path: Path) -> None:
     assert review is not None
     await private_answer(store, "p0", True, 30, round_id=review.id)
     ask = await ask_in(store, PRIVATE, draft(PRIVATE.id, START, "reported"))
+    assert await store.toggle_pick(ask.id, BOB.id, 1, START) == frozenset({1})
     async with store.transaction() as writes:
         report = await writes.create_report(
             NewReport(
