@@ -63,6 +63,13 @@ class LiveCounts:
 
     def due_chats(self) -> set[int]:
         now = self._clock()
+        # A question past its deadline gets its reveal instead: its count is done with.
+        for ask_id in [
+            ask_id
+            for ask_id, count in self._counts.items()
+            if count.ask.closes_at is not None and count.ask.closes_at.timestamp() <= now
+        ]:
+            del self._counts[ask_id]
         return {
             c.ask.chat_id
             for c in self._counts.values()
