@@ -1,9 +1,12 @@
 """The in-process Telegram Bot API server, for the playground, the end-to-end tests and the
 benchmarks.
 
-Point PTB at it with ``ApplicationBuilder().token(fake.token).base_url(f"{fake.url}/bot")``;
-requests arrive as ``POST /bot<token>/<method>``. Script users with :meth:`send_message` and
-:meth:`press_button`, then assert on :attr:`calls`, :meth:`chat_messages` and friends.
+Point PTB at it with ``ApplicationBuilder().token(fake.token).base_url(f"{fake.url}/bot")``
+(and ``.base_file_url(f"{fake.url}/file/bot")`` to download files); requests arrive as
+``POST /bot<token>/<method>``, downloads as ``GET /file/bot<token>/<file_path>``. Script users
+with :meth:`send_message` and :meth:`press_button`, then assert on :attr:`calls`,
+:meth:`chat_messages` and friends. Photos the bot sends are kept in :attr:`files` (see
+:mod:`bot.playground.botapi.photos`).
 
 Texts are checked as strictly as Telegram does (``parse_mode=HTML`` is parsed, see
 :mod:`bot.playground.botapi.html`), and :meth:`inject` makes chosen calls fail the way
@@ -143,6 +146,8 @@ class BotApiServer(BotApiWaiting):
     # -- HTTP dispatch -------------------------------------------------------------------------
 
     async def _on_request(self, request: HttpRequest) -> HttpResponse:
+        if request.path.startswith("/file/bot"):
+            return self._download(request)
         token, _, name = unquote(request.path).removeprefix("/bot").partition("/")
         if not request.path.startswith("/bot"):
             return HttpResponse.json(404, ApiError(404, "Not Found").payload())

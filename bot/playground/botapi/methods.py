@@ -8,14 +8,14 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from .html import ParsedText
-from .models import CallbackAnswer, JsonDict, StoredMessage, member_dict
+from .models import CallbackAnswer, FakeChat, JsonDict, StoredMessage, member_dict
 from .state import bad_request
 from .validation import int_param as _int
 from .validation import parse_markup as _markup
 from .validation import parse_text
 from .webhook import BotApiWebhook
 
-__all__ = ["NOT_MODIFIED", "QUERY_TOO_OLD", "STRING_FIELDS", "BotApiMethods"]
+__all__ = ["NOT_MODIFIED", "QUERY_TOO_OLD", "SEND_FIELDS", "STRING_FIELDS", "BotApiMethods"]
 
 # Form fields that stay strings even if they look like JSON numbers/booleans.
 STRING_FIELDS = frozenset(
@@ -32,6 +32,13 @@ NOT_MODIFIED = (
     "exactly the same as a current content and reply markup of the message"
 )
 QUERY_TOO_OLD = "Bad Request: query is too old and response timeout expired or query ID is invalid"
+# The params every send takes besides its content (what the fake stores of them, or keeps as sent).
+SEND_FIELDS = frozenset(
+    (  # noqa: SIM905
+        "reply_markup message_thread_id reply_parameters reply_to_message_id "
+        "allow_sending_without_reply"
+    ).split()
+)
 _COMMAND = re.compile(r"[a-z0-9_]{1,32}")
 _NO_GIFTS = {
     key: False
@@ -109,10 +116,8 @@ class BotApiMethods(BotApiWebhook):
         self._commands.pop(self._commands_key(params), None)
         return True
 
-    async def _send_message(self, params: JsonDict) -> JsonDict:
-        chat = self._usable_chat(params)
-        parsed = self._parse_text(params, too_long="message is too long")
-        markup = _markup(params)
+    def _reply_to(self, chat: FakeChat, params: JsonDict) -> int | None:
+        """The message a send replies to (reply_parameters, or the older reply_to_message_id)."""
         reply = params.get("reply_parameters")
         if not isinstance(reply, dict):
             reply = (
@@ -128,9 +133,15 @@ class BotApiMethods(BotApiWebhook):
             if reply.get("allow_sending_without_reply") is not True:
                 raise _bad("message to be replied not found")
             reply_to = None
+        return reply_to
+
+    async def _send_message(self, params: JsonDict) -> JsonDict:
+        chat = self._usable_chat(params)
+        parsed = self._parse_text(params, too_long="message is too long")
+        markup = _markup(params)
+        reply_to = self._reply_to(chat, params)
         thread = params.get("message_thread_id")
-        known = {"chat_id", "text", "parse_mode", "reply_markup", "message_thread_id"}
-        known |= {"reply_parameters", "reply_to_message_id", "allow_sending_without_reply"}
+        known = {"chat_id", "text", "parse_mode"} | SEND_FIELDS
         msg = self._store(
             chat,
             self.bot_user,
@@ -163,6 +174,8 @@ class BotApiMethods(BotApiWebhook):
     async def _edit_message_text(self, params: JsonDict) -> JsonDict:
         msg = self._editable(params)
         parsed = self._parse_text(params, too_long="MESSAGE_TOO_LONG")
+        if msg.text is None:  # a photo (editMessageCaption edits its caption)
+            raise _bad("there is no text in the message to edit")
         markup, entities = _markup(params), list(parsed.entities)
         # Telegram compares what it would show: visible text + entities, and the markup.
         shown = (parsed.text, entities, markup)

@@ -95,6 +95,7 @@ class StoredMessage:
     date: int
     sender: FakeUser
     text: str | None  # as sent (raw HTML for parse_mode=HTML); also what to_dict() returns
+    # (a photo's caption is in the caption fields below; ``shown_text`` gives either)
     reply_markup: JsonDict | None = None
     parse_mode: str | None = None
     thread_id: int | None = None
@@ -104,15 +105,25 @@ class StoredMessage:
     edit_date: int | None = None
     deleted: bool = False
     extra: JsonDict = field(default_factory=dict)  # extra Telegram fields, returned verbatim
-    sent_params: JsonDict = field(default_factory=dict)  # other sendMessage params, as sent
+    sent_params: JsonDict = field(default_factory=dict)  # other sendMessage/sendPhoto params
     # What Telegram would show: the text after parse_mode parsing (defaults to ``text``) and its
     # formatting entities (Bot API MessageEntity dicts, UTF-16 offsets into visible_text).
     visible_text: str | None = None
     parsed_entities: list[JsonDict] = field(default_factory=list)
+    # A photo message (``text`` is None): the photo's file_id and PhotoSize dicts, and its caption
+    # like a text: as sent, as shown, and the entities shown (UTF-16 offsets into the caption).
+    photo_file_id: str | None = None
+    photo: list[JsonDict] = field(default_factory=list)
+    caption: str | None = None
+    visible_caption: str | None = None
+    caption_entities: list[JsonDict] = field(default_factory=list)
+    show_caption_above_media: bool = False
 
     def __post_init__(self) -> None:
         if self.visible_text is None:
             self.visible_text = self.text
+        if self.visible_caption is None:
+            self.visible_caption = self.caption
 
     @property
     def chat_id(self) -> int:
@@ -121,6 +132,23 @@ class StoredMessage:
     @property
     def from_bot(self) -> bool:
         return self.sender.is_bot
+
+    @property
+    def is_photo(self) -> bool:
+        return self.photo_file_id is not None
+
+    @property
+    def shown_text(self) -> str:
+        """What the chat shows of the message as text: its visible text, or a photo's visible
+        caption ("" when there is neither)."""
+        return (self.visible_caption if self.is_photo else self.visible_text) or ""
+
+    @property
+    def shown_entities(self) -> list[JsonDict]:
+        """The entities of :attr:`shown_text` (parsed ones, or those a user's text came with)."""
+        if self.is_photo:
+            return self.caption_entities
+        return self.parsed_entities if self.parse_mode else (self.entities or [])
 
     @property
     def keyboard(self) -> list[list[JsonDict]]:
@@ -158,6 +186,14 @@ class StoredMessage:
             data["text"] = self.text
         if self.entities:
             data["entities"] = self.entities
+        if self.photo:
+            data["photo"] = self.photo
+        if self.visible_caption:  # Telegram gives what it shows: the parsed caption, entities
+            data["caption"] = self.visible_caption
+            if self.caption_entities:
+                data["caption_entities"] = self.caption_entities
+            if self.show_caption_above_media:
+                data["show_caption_above_media"] = True
         if self.reply_markup is not None:
             data["reply_markup"] = self.reply_markup
         if self.thread_id is not None:

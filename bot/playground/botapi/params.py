@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import email.message
 import email.parser
 import email.policy
 import json
@@ -30,17 +31,39 @@ def _maybe_json(value: str) -> object:
 
 
 def _multipart(req: HttpRequest) -> list[tuple[str, str | bytes]]:
-    raw = b"Content-Type: " + req.headers["content-type"].encode() + b"\r\n\r\n" + req.body
-    message = email.parser.BytesParser(policy=email.policy.HTTP).parsebytes(raw)
+    """The parts of a multipart/form-data body: a part with a filename is a file and keeps its
+    bytes exactly (as the Bot API's HttpReader keeps them); any other part is a text field.
+
+    The body is split on its boundary as bytes (RFC 2046: a part ends at CRLF + "--" + boundary);
+    only each part's few header lines go through the email parser."""
+    boundary = _content_type(req.headers["content-type"]).get_param("boundary")
+    if not isinstance(boundary, str) or not boundary:
+        raise ValueError("multipart/form-data without a boundary")
+    chunks = (b"\r\n" + req.body).split(b"\r\n--" + boundary.encode("latin-1"))
     fields: list[tuple[str, str | bytes]] = []
-    for part in message.iter_parts():
-        name = part.get_param("name", header="content-disposition")
-        payload = part.get_payload(decode=True)
-        if not isinstance(name, str) or not isinstance(payload, bytes):
+    for chunk in chunks[1:]:  # chunks[0] is the preamble
+        if chunk.startswith(b"--"):  # the close delimiter: the rest is the epilogue
+            break
+        _padding, crlf, part = chunk.partition(b"\r\n")  # the rest of the boundary's line
+        if part.startswith(b"\r\n"):  # a part without headers
+            head, sep, payload = b"", b"\r\n", part[2:]
+        else:
+            head, sep, payload = part.partition(b"\r\n\r\n")
+        if not crlf or not sep:
+            raise ValueError("malformed multipart/form-data part")
+        headers = email.parser.BytesHeaderParser(policy=email.policy.HTTP).parsebytes(head)
+        name = headers.get_param("name", header="content-disposition")
+        if not isinstance(name, str):
             continue
-        is_file = part.get_filename() is not None
+        is_file = headers.get_filename() is not None
         fields.append((name, payload if is_file else payload.decode()))
     return fields
+
+
+def _content_type(value: str) -> email.message.Message:
+    message = email.message.Message()
+    message["content-type"] = value
+    return message
 
 
 def decode_params(req: HttpRequest, string_fields: Collection[str] = ()) -> dict[str, Any]:

@@ -5,15 +5,15 @@ from __future__ import annotations
 import re
 import time
 
-from .methods import BotApiMethods
 from .models import FakeChat, FakeUser, JsonDict, MemberStatus, member_dict
+from .photos import BotApiPhotos
 
 __all__ = ["BotApiUsers"]
 
 _COMMAND = re.compile(r"/[A-Za-z0-9_]+(?:@[A-Za-z0-9_]+)?")
 
 
-class BotApiUsers(BotApiMethods):
+class BotApiUsers(BotApiPhotos):
     """Adds the test-side calls that make users act (each pushes an update for getUpdates)."""
 
     def __init__(self, *, token: str, bot_id: int, bot_username: str) -> None:

@@ -8,16 +8,26 @@ from .html import HtmlParseError, ParsedText, parse_html, utf16_len
 from .models import JsonDict
 from .state import bad_request
 
-__all__ = ["MAX_TEXT", "bad_request", "int_param", "parse_markup", "parse_text"]
+__all__ = [
+    "MAX_CAPTION",
+    "MAX_TEXT",
+    "bad_request",
+    "caption_too_long",
+    "int_param",
+    "parse_caption",
+    "parse_markup",
+    "parse_text",
+]
 
 MAX_TEXT = 4096  # UTF-16 code units of visible text
+MAX_CAPTION = 1024  # characters of visible caption
 _BUTTON_ACTIONS = frozenset(
     (  # noqa: SIM905
         "callback_data url web_app login_url switch_inline_query switch_inline_query_current_chat "
         "switch_inline_query_chosen_chat copy_text callback_game pay"
     ).split()
 )
-_UNPARSED_MODES = frozenset({"", "markdown", "markdownv2"})  # accepted, not parsed by the fake
+_UNPARSED_MODES = frozenset({"", "none", "markdown", "markdownv2"})  # accepted, not parsed here
 
 
 _bad = bad_request
@@ -42,7 +52,32 @@ def parse_text(params: JsonDict, *, too_long: str, strict_escaping: bool = False
     raw = params.get("text")
     if raw is None:
         raise _bad("message text is empty")
-    text = str(raw)
+    parsed = _parse(str(raw), params, strict_escaping)
+    if not parsed.text.strip():
+        raise _bad("message text is empty")
+    if utf16_len(parsed.text) > MAX_TEXT:
+        raise _bad(too_long)
+    return parsed
+
+
+def parse_caption(params: JsonDict, *, strict_escaping: bool = False) -> ParsedText:
+    """``caption`` read like a text (see :func:`parse_text`), but it may be missing or empty:
+    then, or when only whitespace is left, the message has no caption (an empty ParsedText).
+    Its length is checked apart (:func:`caption_too_long`): Telegram checks it later."""
+    raw = params.get("caption")
+    if raw is None or raw == "":  # no caption: parse_mode is not even looked at
+        return ParsedText("")
+    parsed = _parse(str(raw), params, strict_escaping)
+    return parsed if parsed.text.strip() else ParsedText("")
+
+
+def caption_too_long(parsed: ParsedText) -> bool:
+    """Over 1024 characters: TDLib counts a caption in code points (``utf8_length``), not in
+    UTF-16 units as texts are counted."""
+    return len(parsed.text) > MAX_CAPTION
+
+
+def _parse(text: str, params: JsonDict, strict_escaping: bool) -> ParsedText:
     try:
         text.encode("utf-8")
     except UnicodeEncodeError:  # a lone surrogate, e.g. JSON "\ud800"
@@ -50,18 +85,12 @@ def parse_text(params: JsonDict, *, too_long: str, strict_escaping: bool = False
     mode = str(params.get("parse_mode") or "").lower()
     if mode == "html":
         try:
-            parsed = parse_html(text, strict_escaping=strict_escaping)
+            return parse_html(text, strict_escaping=strict_escaping)
         except HtmlParseError as exc:
             raise _bad(f"can't parse entities: {exc}") from None
-    elif mode in _UNPARSED_MODES:
-        parsed = ParsedText(text)
-    else:
-        raise _bad("unsupported parse_mode")
-    if not parsed.text.strip():
-        raise _bad("message text is empty")
-    if utf16_len(parsed.text) > MAX_TEXT:
-        raise _bad(too_long)
-    return parsed
+    if mode in _UNPARSED_MODES:
+        return ParsedText(text)
+    raise _bad("unsupported parse_mode")
 
 
 def parse_markup(params: JsonDict) -> JsonDict | None:

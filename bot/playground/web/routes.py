@@ -4,6 +4,8 @@ GET  /                  the page (static files: no build step, nothing from outs
 GET  /static/{path}     the page's files listed in STATIC (ES modules in js/, styles in css/);
                         any other path, `..` included, is 404
 GET  /api/state?after=N the snapshot, once it is newer than version N (a long poll, ≤ 25 s)
+GET  /api/photo/{id}    a photo the bot sent, by its file_id (the server's bytes, as PNG or
+                        JPEG); an id the server did not give out is 404
 POST /api/say           {"chat_id", "text"}: the person writes in a chat
 POST /api/press         {"chat_id", "message_id", "data"}: the person presses a button
 POST /api/link          {"url"}: a t.me link to the bot (`?start=…`) opens the private chat
@@ -72,6 +74,7 @@ def build_app(session: Playground) -> web.Application:
     app.router.add_get("/", _page)
     app.router.add_get("/static/{path:.+}", _static)
     app.router.add_get("/api/state", _state)
+    app.router.add_get("/api/photo/{file_id}", _photo)
     app.router.add_post("/api/say", _say)
     app.router.add_post("/api/press", _press)
     app.router.add_post("/api/link", _link)
@@ -129,6 +132,16 @@ async def _state(request: web.Request) -> web.Response:
     finally:
         polls.discard(task)
     return web.json_response(view)
+
+
+async def _photo(request: web.Request) -> web.Response:
+    found = request.app[SESSION].server.photo_bytes(request.match_info["file_id"])
+    if found is None:
+        raise web.HTTPNotFound()
+    data, content_type = found
+    # A file_id always names the same bytes: the browser may keep them.
+    headers = {"Cache-Control": "private, max-age=86400", "X-Content-Type-Options": "nosniff"}
+    return web.Response(body=data, content_type=content_type, headers=headers)
 
 
 async def _body(request: web.Request) -> dict[str, Any]:

@@ -3,7 +3,9 @@ person's presses, the bot's command menu, the clock, the decks and the members' 
 
 Texts go out as Telegram's clients get them: the visible text and its entities (offsets in
 UTF-16 units, as JavaScript strings count), never HTML; the page builds its elements from them
-with textContent, so nothing a deck or a user wrote can become markup.
+with textContent, so nothing a deck or a user wrote can become markup. A photo goes out as
+its caption (text and entities, the same way) and the address of its bytes on the page's own
+server (`/api/photo/<file_id>`), with its size.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ import hashlib
 import json
 import time
 from typing import Any
+from urllib.parse import quote
 
 from bot.playground.botapi import FakeChat, StoredMessage
 from bot.playground.session import Playground
@@ -20,7 +23,6 @@ Json = dict[str, Any]
 
 
 def message_view(message: StoredMessage) -> Json:
-    entities = message.parsed_entities if message.parse_mode else (message.entities or [])
     view: Json = {
         "id": message.message_id,
         "from": {
@@ -28,8 +30,8 @@ def message_view(message: StoredMessage) -> Json:
             "name": message.sender.first_name,
             "bot": message.sender.is_bot,
         },
-        "text": message.visible_text or "",
-        "entities": entities,
+        "text": message.shown_text,  # a photo's caption
+        "entities": message.shown_entities,
         "edited": message.edit_count > 0,
         "buttons": [
             [_button(button) for button in row] for row in message.keyboard if isinstance(row, list)
@@ -37,6 +39,14 @@ def message_view(message: StoredMessage) -> Json:
     }
     if message.reply_to is not None:
         view["reply_to"] = message.reply_to
+    if message.photo_file_id is not None and message.photo:
+        size = message.photo[-1]
+        view["photo"] = {
+            "url": f"/api/photo/{quote(message.photo_file_id, safe='')}",
+            "width": int(size["width"]),
+            "height": int(size["height"]),
+            "above": message.show_caption_above_media,
+        }
     return view
 
 

@@ -10,10 +10,12 @@ from pathlib import Path
 import aiohttp
 import pytest
 from aiohttp.test_utils import TestClient, TestServer
+from telegram import Bot
 
 from bot.playground.session import GROUP, YOU, Playground
 from bot.playground.web import routes
 from bot.playground.web.routes import build_app
+from tests.bot.playground.botapi.pictures import png
 
 
 @pytest.fixture
@@ -92,6 +94,36 @@ async def test_the_long_poll_waits_for_a_change(client: Client, session: Playgro
     state = await (await asyncio.wait_for(poll, 5)).json()
     assert state["version"] > version
     assert state["chats"][0]["messages"][-1]["text"] == "hello"
+
+
+async def test_a_photo_is_in_the_state_and_served_by_its_file_id(
+    client: Client, session: Playground
+) -> None:
+    """A photo the bot sent shows as its caption (text and entities), size and address; the
+    address serves its bytes as PNG; an id the server never gave out is 404."""
+    server = session.server
+    async with Bot(server.token, base_url=f"{server.url}/bot") as bot:
+        sent = await bot.send_photo(
+            YOU.id, png(48, 32), caption="<b>Which</b> curve?", parse_mode="HTML"
+        )
+    file_id = sent.photo[-1].file_id
+    state = await (await client.get("/api/state")).json()
+    (view,) = [m for m in state["chats"][0]["messages"] if m["id"] == sent.message_id]
+    assert (view["text"], view["entities"]) == (
+        "Which curve?",
+        [{"type": "bold", "offset": 0, "length": 5}],
+    )
+    assert view["photo"] == {
+        "url": f"/api/photo/{file_id}",
+        "width": 48,
+        "height": 32,
+        "above": False,
+    }
+    answer = await client.get(view["photo"]["url"])
+    assert (answer.status, answer.content_type) == (200, "image/png")
+    assert await answer.read() == png(48, 32)
+    for path in ("/api/photo/AgAAAAB4eHh4BA", "/api/photo/..%2Fstate", "/api/photo/"):
+        assert (await client.get(path)).status == 404, path
 
 
 @pytest.mark.parametrize(

@@ -60,7 +60,7 @@ async def test_closing_open_questions_moves_the_clock_and_reveals_them(
     await session.server.wait_until(lambda: not _open_questions(session), 10)
     revealed = session.server.message(GROUP.id, question)
     assert revealed.edit_count >= 1
-    assert "💡" in (revealed.visible_text or "")
+    assert "💡" in revealed.shown_text
 
 
 async def test_moving_to_the_next_daily_slot_brings_the_daily_question(
@@ -69,9 +69,7 @@ async def test_moving_to_the_next_daily_slot_brings_the_daily_question(
     """/daily set by the person (an admin there); the clock moved to its slot; the question."""
     session.say(GROUP.id, "/daily 09:00 UTC")
     await session.server.wait_until(
-        lambda: any(
-            "09:00" in (m.visible_text or "") for m in session.server.bot_messages(GROUP.id)
-        ),
+        lambda: any("09:00" in m.shown_text for m in session.server.bot_messages(GROUP.id)),
         10,
     )
     moved = await session.to_next_daily()
@@ -88,7 +86,7 @@ async def test_a_day_forward_passes_through_the_daily_slot_in_time(session: Play
     await session.advance(timedelta(days=1))
     await session.server.wait_until(
         lambda: any(
-            any(d.startswith("a:") for d in m.callback_data) or "💡" in (m.visible_text or "")
+            any(d.startswith("a:") for d in m.callback_data) or "💡" in m.shown_text
             for m in session.server.bot_messages(GROUP.id)
         ),
         10,
@@ -104,7 +102,7 @@ async def test_a_loaded_deck_is_served_in_both_chats(session: Playground) -> Non
         assert (await session.bot.services.chats.deck_for(chat.id)).id == "mine"
     session.say(session.private.id, "/quiz")
     await session.server.wait_until(
-        lambda: any("Mine" in (m.visible_text or "") for m in session.server.bot_messages(YOU.id)),
+        lambda: any("Mine" in m.shown_text for m in session.server.bot_messages(YOU.id)),
         10,
     )
 

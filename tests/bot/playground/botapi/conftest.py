@@ -18,5 +18,6 @@ async def fake() -> AsyncIterator[BotApiServer]:
 
 @pytest.fixture
 async def bot(fake: BotApiServer) -> AsyncIterator[Bot]:
-    async with Bot(fake.token, base_url=f"{fake.url}/bot") as ptb_bot:
+    bot = Bot(fake.token, base_url=f"{fake.url}/bot", base_file_url=f"{fake.url}/file/bot")
+    async with bot as ptb_bot:
         yield ptb_bot

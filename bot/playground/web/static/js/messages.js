@@ -1,4 +1,4 @@
-/* A chat's messages: bubbles, reply quotes and inline keyboards. Only a message that changed is
+/* A chat's messages: bubbles (a photo's with its picture), reply quotes and inline keyboards. Only a message that changed is
    drawn again, so what the person did to the others (a spoiler shown, a quote opened) stays. */
 
 import { press } from "./actions.js";
@@ -15,7 +15,8 @@ function sender(message) {
 function quote(chat, message, pane) {
   const target = chat.messages.find((m) => m.id === message.reply_to);
   const name = target ? target.from.name : "Deleted message";
-  const snippet = target ? target.text.split("\n").find((line) => line.trim()) || "" : "";
+  const line = target ? target.text.split("\n").find((part) => part.trim()) || "" : "";
+  const snippet = line || (target?.photo ? "Photo" : "");
   return h(
     "button",
     { type: "button", class: "quote", onclick: () => scrollToMessage(pane, message.reply_to) },
@@ -23,6 +24,12 @@ function quote(chat, message, pane) {
     " ",
     h("span", { class: "quote-text" }, snippet),
   );
+}
+
+/** The photo, from the page's own server; its size is known before it loads. */
+function picture(photo) {
+  const { url, width, height } = photo;
+  return h("img", { class: "photo", src: url, width, height, alt: "Photo", decoding: "async" });
 }
 
 function keyButton(chatId, message, button, key) {
@@ -51,9 +58,14 @@ function renderMessage(chat, message, pane) {
     bubble.append(h("p", { class: `sender ${color}` }, message.from.name));
   }
   if (message.reply_to !== undefined) bubble.append(quote(chat, message, pane));
-  const text = h("div", { class: "text" }, renderText(message.text, message.entities, chat.id));
+  // A photo's caption is its text: drawn below the picture (above it when the bot asked so).
+  const text = message.text || message.edited || !message.photo
+    ? h("div", { class: "text" }, renderText(message.text, message.entities, chat.id))
+    : null;
   if (message.edited) text.append(h("span", { class: "meta" }, "edited"));
-  bubble.append(text);
+  const parts = message.photo ? [picture(message.photo), text] : [text];
+  if (message.photo?.above) parts.reverse();
+  bubble.append(...parts.filter(Boolean));
   const node = h("div", { class: `msg ${who}`, "data-id": message.id, "data-from": who }, bubble);
   if (message.buttons.length) {
     const keyboard = h("div", { class: "keyboard" });
