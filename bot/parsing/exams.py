@@ -1,7 +1,7 @@
 """`/exam` arguments (beside `bot.parsing`, with the same rules): '' or a question count.
 
 Whether the count fits the deck is the core's to say (it knows the deck): any ASCII number is
-passed on, so `/exam 5000` gets "this deck has 1–86 questions" rather than a usage line.
+passed on, so `/exam 5000` gets "this deck has 1–N questions" rather than a usage line.
 """
 
 from __future__ import annotations

@@ -97,13 +97,28 @@ def test_uncapped_seats_stay_within_one_of_the_quota(weights: dict[str, int], to
 
 
 def test_without_an_exam_block_an_exam_is_20_questions_in_30_minutes_at_70_percent() -> None:
-    """The shipped 86-question deck has no block: the defaults, weighted by topic size."""
-    deck = load_decks(DEFAULT_CONTENT_DIR)["nca-multi-gpu"]
+    """A deck with no block: the defaults, weighted by topic size."""
+    deck = deck_of({"a": 30, "b": 20, "c": 10})
     plan = plan_exam(deck)
     assert not isinstance(plan, SizeOutOfRange)
     assert (plan.size, plan.duration, plan.pass_percent) == (20, timedelta(minutes=30), 70)
     assert plan.weights == {t: float(n) for t, n in topic_sizes(deck).items()}
-    assert plan.most == len(deck.questions) == 86
+    assert plan.most == len(deck.questions) == 60
+
+
+def test_the_shipped_deck_s_exam_follows_the_blueprint() -> None:
+    """The default deck's practice exam: 50 questions in an hour, every blueprint topic by its
+    weight (each topic's seats within one of its exact quota)."""
+    deck = load_decks(DEFAULT_CONTENT_DIR)["nca-multi-gpu"]
+    plan = plan_exam(deck)
+    assert not isinstance(plan, SizeOutOfRange)
+    assert (plan.size, plan.duration) == (50, timedelta(minutes=60))
+    assert set(plan.weights) == set(topic_sizes(deck))
+    drawn = draw_exam(deck, plan, frozenset(), Random(1))
+    seats = Counter(item.topic for item in drawn)
+    whole = sum(plan.weights.values())
+    for topic, weight in plan.weights.items():
+        assert abs(seats[topic] - 50 * weight / whole) < 1.5
 
 
 def test_a_chosen_count_keeps_the_pace_and_a_small_deck_caps_the_default() -> None:
