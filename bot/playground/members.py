@@ -1,5 +1,6 @@
 """Simulated members of the playground's group: each answers every open group question on
-their own, after a while, right about as often as they are told to be."""
+their own, after a while, right about as often as they are told to be. A "choose N" question
+is answered as a person answers it: N letters picked, then Submit."""
 
 from __future__ import annotations
 
@@ -10,13 +11,18 @@ import random
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
-from bot.callback_data import parse_answer_button
+from bot.callback_data import (
+    parse_answer_button,
+    parse_pick_button,
+    parse_submit_button,
+)
 from bot.playground.botapi import BotApiServer, FakeChat, FakeUser, StoredMessage
 
 log = logging.getLogger(__name__)
 
-# (ask id) -> the position of its right option, or None when the question is unknown.
-RightPosition = Callable[[int], Awaitable[int | None]]
+# (ask id) -> the positions of its right options, or None when the question is unknown.
+RightPositions = Callable[[int], Awaitable[frozenset[int] | None]]
+PICKED_SECONDS = 10.0  # how long a member waits for the bot to take a pick before Submit
 
 
 @dataclass
@@ -45,7 +51,7 @@ class Members:
         server: BotApiServer,
         group: FakeChat,
         people: list[FakeUser],
-        right_position: RightPosition,
+        right_positions: RightPositions,
         *,
         pace: Pace | None = None,
         rng: random.Random | None = None,
@@ -53,7 +59,7 @@ class Members:
         self._server = server
         self._group = group
         self.people = people
-        self._right_position = right_position
+        self._right_positions = right_positions
         self.pace = pace or Pace()
         self._rng = rng or random.Random()
         self._seen: set[int] = set()  # question messages already being answered
@@ -93,25 +99,63 @@ class Members:
         datas = _answer_data(message) if message is not None else []
         if not datas:
             return  # closed meanwhile
-        first = parse_answer_button(datas[0])
-        if first is None:
-            return
+        ask_id = _ask_id(datas[0])
         try:
-            position = await self._right_position(first.ask_id)
+            rights = await self._right_positions(ask_id)
         except Exception:  # the bot is restarting: this member lets this one go
             log.info("member %s skips a question: its answer could not be read", person.first_name)
             return
-        if position is None:
+        if not rights:
             return
-        choices = [d for d in datas if (b := parse_answer_button(d)) and b.position == position]
-        if not right:
-            choices = [d for d in datas if (b := parse_answer_button(d)) and b.position != position]
-        if choices:
-            self._server.press_button(self._group, person, message_id, self._rng.choice(choices))
+        letters = {p: d for d in datas if (p := _position(d)) is not None}
+        chosen = self._choose(sorted(letters), rights, right)
+        submit = [d for d in message.callback_data if parse_submit_button(d)] if message else []
+        if not submit:
+            self._server.press_button(self._group, person, message_id, letters[min(chosen)])
+            return
+        for position in sorted(chosen):  # each pick taken before the next press and Submit
+            query = self._server.press_button(self._group, person, message_id, letters[position])
+            try:
+                await self._server.callback_answer(query, PICKED_SECONDS)
+            except TimeoutError:
+                return  # the bot did not take the pick: no Submit that would be refused
+        self._server.press_button(self._group, person, message_id, submit[0])
+
+    def _choose(self, positions: list[int], rights: frozenset[int], right: bool) -> set[int]:
+        """The letters a member picks: the right ones, or as many with at least one wrong."""
+        if right:
+            return set(rights)
+        wrongs = [p for p in positions if p not in rights]
+        if not wrongs:
+            return set(rights)
+        miss = self._rng.choice(wrongs)
+        others = [p for p in positions if p != miss]
+        return {miss, *self._rng.sample(others, len(rights) - 1)}
+
+
+def _position(data: str) -> int | None:
+    button = parse_answer_button(data) or parse_pick_button(data)
+    return None if button is None else button.position
+
+
+def _ask_id(data: str) -> int:
+    button = parse_answer_button(data) or parse_pick_button(data)
+    assert button is not None  # only letters' data reach here
+    return button.ask_id
 
 
 def _answer_data(message: StoredMessage) -> list[str]:
-    """The answer buttons' data of a bot message (none once the question is closed)."""
+    """The letters' data of a bot message's question (none once the question is closed)."""
     if not message.from_bot:
         return []
-    return [d for d in message.callback_data if parse_answer_button(d) is not None]
+    return [d for d in message.callback_data if _position(d) is not None]
+
+
+def asks_of(datas: list[str]) -> set[int]:
+    """The asks a message's buttons answer (letters, picks or Submit)."""
+    found: set[int] = set()
+    for data in datas:
+        button = parse_answer_button(data) or parse_pick_button(data) or parse_submit_button(data)
+        if button is not None:
+            found.add(button.ask_id)
+    return found

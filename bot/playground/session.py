@@ -16,13 +16,12 @@ from pathlib import Path
 from pydantic import SecretStr
 
 from bot.app import RunningBot, running_bot
-from bot.callback_data import parse_answer_button
 from bot.config import Settings
 from bot.core.model import ChatKind, ChatRef
 from bot.playground.botapi import BotApiServer, FakeChat, FakeUser, RateLimits
 from bot.playground.clock import MovableClock
 from bot.playground.decks import DeckFolder, DeckRejected
-from bot.playground.members import Members, Pace
+from bot.playground.members import Members, Pace, asks_of
 from content.loader import DEFAULT_CONTENT_DIR
 from content.models import Deck
 
@@ -73,7 +72,7 @@ class Playground:
             self.server,
             GROUP,
             [FakeUser(2001 + i, name) for i, name in enumerate(MEMBER_NAMES)],
-            self._right_position,
+            self._right_positions,
         )
         self.decks = DeckFolder(folder / "decks", settings.content_dir or DEFAULT_CONTENT_DIR)
         self.state = PlaygroundState()
@@ -198,7 +197,7 @@ class Playground:
         """Move the clock to the last deadline of the group's open questions; how far."""
         deadlines = []
         for message in self.server.bot_messages(GROUP.id):
-            for ask_id in _ask_ids(message.callback_data):
+            for ask_id in asks_of(message.callback_data):
                 ask = await self.bot.services.asking.get(ask_id)
                 if ask is not None and ask.closes_at is not None and ask.closed_at is None:
                     deadlines.append(ask.closes_at)
@@ -211,7 +210,13 @@ class Playground:
     async def load_deck(self, name: str, content: bytes) -> Deck | DeckRejected:
         """Check a deck file; a good one is served at once (the bot restarts on the same
         database) and becomes both chats' deck."""
-        found = self.decks.add(name, content)
+        return await self._serve_deck(self.decks.add(name, content))
+
+    async def load_deck_file(self, path: Path) -> Deck | DeckRejected:
+        """As :meth:`load_deck`, for a file on disk: the images it names come along."""
+        return await self._serve_deck(self.decks.add_file(path))
+
+    async def _serve_deck(self, found: Deck | DeckRejected) -> Deck | DeckRejected:
         if isinstance(found, DeckRejected):
             self.state.deck_problems = found.problems
             self.server.poke()
@@ -237,13 +242,9 @@ class Playground:
         self.members.pace = pace
         self.server.poke()
 
-    async def _right_position(self, ask_id: int) -> int | None:
+    async def _right_positions(self, ask_id: int) -> frozenset[int] | None:
         ask = await self.bot.services.asking.get(ask_id)
-        return None if ask is None else ask.right_position
-
-
-def _ask_ids(datas: list[str]) -> set[int]:
-    return {b.ask_id for d in datas if (b := parse_answer_button(d)) is not None}
+        return None if ask is None else ask.right_positions
 
 
 @asynccontextmanager

@@ -6,10 +6,13 @@ from __future__ import annotations
 from datetime import timedelta
 from pathlib import Path
 
+import yaml
+
 from bot.config import Settings
 from bot.playground.decks import DeckRejected
 from bot.playground.members import Pace
 from bot.playground.session import GROUP, YOU, Playground
+from content.loader import DEFAULT_CONTENT_DIR
 from tests.bot.playground.conftest import deck_yaml
 
 
@@ -147,3 +150,80 @@ def test_the_bot_is_pointed_at_the_playground_only(
     assert str(used.api_base_url).startswith("http://127.0.0.1:")
     assert used.webhook_url is None
     assert not Path(settings.database).exists()
+
+
+def _deck_with_image(folder: Path, image: bytes | None) -> Path:
+    """mine.yaml in `folder`, its one question showing images/ring.png (written when given)."""
+    deck = yaml.safe_load(deck_yaml("mine", "Mine", questions=1))
+    deck["questions"][0]["image"] = "images/ring.png"
+    folder.mkdir()
+    if image is not None:
+        (folder / "images").mkdir()
+        (folder / "images" / "ring.png").write_bytes(image)
+    path = folder / "mine.yaml"
+    path.write_text(yaml.safe_dump(deck, sort_keys=False), encoding="utf-8")
+    return path
+
+
+async def test_a_deck_file_from_disk_brings_its_images(session: Playground, tmp_path: Path) -> None:
+    """`--deck PATH`: the PNGs the deck names beside it come along, and /quiz shows them."""
+    image = next((DEFAULT_CONTENT_DIR / "images").glob("*.png")).read_bytes()
+    loaded = await session.load_deck_file(_deck_with_image(tmp_path / "mine", image))
+    assert not isinstance(loaded, DeckRejected)
+    session.say(session.private.id, "/quiz")
+    await session.server.wait_until(
+        lambda: any(m.photo_file_id for m in session.server.bot_messages(YOU.id)), 10
+    )
+    [photo] = [m for m in session.server.bot_messages(YOU.id) if m.photo_file_id]
+    assert session.server.photo_bytes(photo.photo_file_id or "") == (image, "image/png")
+
+
+async def test_a_deck_file_from_disk_without_its_image_is_refused(
+    session: Playground, tmp_path: Path
+) -> None:
+    """A missing image is the deck's problem, named by file, question and field."""
+    found = await session.load_deck_file(_deck_with_image(tmp_path / "mine", None))
+    assert isinstance(found, DeckRejected)
+    assert found.problems == ["mine.yaml: q0: image: no file images/ring.png beside the deck"]
+
+
+def _choose_two_yaml() -> bytes:
+    """A deck of one "choose two" question (right: Right 1 and Right 2)."""
+    deck = yaml.safe_load(deck_yaml("two", "Two", questions=1))
+    only = deck["questions"][0]
+    del only["answer"]
+    only["text"] = "Which two are right? Choose two."
+    only["answers"] = ["Right 1", "Right 2"]
+    return yaml.safe_dump(deck, sort_keys=False).encode()
+
+
+def _verdicts(session: Playground) -> list[str]:
+    """The members' results (their pick toasts left out)."""
+    return [t for t in _members_answers(session) if t.startswith(("✅", "❌"))]
+
+
+async def test_members_pick_and_submit_a_choose_two_question(session: Playground) -> None:
+    """Accuracy 100%: each member picks both right letters, then Submit, and is right."""
+    assert not isinstance(await session.load_deck("two.yaml", _choose_two_yaml()), DeckRejected)
+    await _group_question(session)
+    await session.server.wait_until(lambda: len(_verdicts(session)) == 4, 10)
+    assert all(text.startswith("✅") for text in _verdicts(session))
+
+
+async def test_members_at_zero_accuracy_submit_a_wrong_pair(session: Playground) -> None:
+    """Accuracy 0%: every member submits two letters with a wrong one among them."""
+    session.set_pace(Pace(accuracy=0.0, fastest=0.0, slowest=0.05))
+    assert not isinstance(await session.load_deck("two.yaml", _choose_two_yaml()), DeckRejected)
+    await _group_question(session)
+    await session.server.wait_until(lambda: len(_verdicts(session)) == 4, 10)
+    assert all(text.startswith("❌") for text in _verdicts(session))
+
+
+async def test_closing_open_questions_closes_a_choose_two_question(session: Playground) -> None:
+    """The clock's jump finds a "choose N" question's deadline too (its buttons are picks)."""
+    session.set_pace(Pace(accuracy=1.0, fastest=500.0, slowest=600.0))
+    assert not isinstance(await session.load_deck("two.yaml", _choose_two_yaml()), DeckRejected)
+    question = await _group_question(session)
+    assert await session.close_open_questions() > timedelta(0)
+    await session.server.wait_until(lambda: not _open_questions(session), 10)
+    assert "💡" in session.server.message(GROUP.id, question).shown_text
