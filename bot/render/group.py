@@ -14,6 +14,7 @@ from bot.render.questions import (
     explanation_block,
     header,
     option_line,
+    pick_hint,
     question_keyboard,
     question_message,
 )
@@ -34,10 +35,12 @@ def _closes_line(closes_at: datetime | None, zone: ZoneInfo) -> str:
 def open_question_message(
     question: Question, ask: Ask, deck_title: str, answered: int, zone: ZoneInfo
 ) -> str:
-    """The question while it takes answers: every option in full, and how many answered."""
+    """The question while it takes answers: every option in full (and, for a "choose N"
+    question, how to answer it), and how many answered."""
     options = "\n".join(option_line(question, ask, p) for p in range(len(ask.option_order)))
+    hint = f"\n\n{pick_hint(ask)}" if ask.is_multi else ""
     return (
-        f"{header(question, deck_title)}\n\n{options}\n\n"
+        f"{header(question, deck_title)}\n\n{options}{hint}\n\n"
         f"👥 {answered} answered{_closes_line(ask.closes_at, zone)}"
     )
 

@@ -169,9 +169,11 @@ async def test_forged_and_foreign_picks_are_refused_and_write_nothing(
 async def test_group_members_pick_their_own_and_the_reveal_marks_both(
     fake: BotApiServer, pairs: RunningBot, clock: FakeClock
 ) -> None:
-    """In a group each member's picks are theirs (toasts, the shared keyboard unchanged): one
-    right, one wrong; the reveal marks both right options and counts one right."""
+    """In a group the question says how to answer it; each member's picks are theirs (toasts,
+    the shared keyboard unchanged): one right, one wrong; the reveal marks both right options
+    and counts one right."""
     question = await group_quiz(fake, MEMBERS[0], thread=TOPIC)
+    assert "☑️ <i>Pick 2 letters, then press Submit.</i>\n\n👥 0 answered" in (question.text or "")
     ask = await _ask(pairs, question)
     right, wrong = _letters(ask, right=True), _letters(ask, right=False)
     submit = question.button("Submit")

@@ -76,6 +76,22 @@ class PlaygroundPage:
         await self.say(chat, "/quiz")
         return await self.question(chat)
 
+    async def answer(self, question: Locator, first: str, *, tap: bool = False) -> None:
+        """Press `first`; on a "choose N" question (the shipped deck has them), also the
+        letters after it until N are picked, then Submit once the bot has taken the picks."""
+        submit = question.get_by_role("button", name="Submit", exact=True)
+        if not await submit.count():
+            await _press(letter(question, first), tap)
+            return
+        wanted = re.search(r"Pick (\d+) letters", await question.inner_text())
+        assert wanted is not None, "a Submit button without its 'Pick N letters' line"
+        letters = "ABCDEFGH"[: await question.get_by_role("button").count() - 1]
+        start = letters.index(first)
+        for n in range(int(wanted.group(1))):
+            await _press(letter(question, letters[(start + n) % len(letters)]), tap)
+        await expect(self.toast(re.compile("press Submit"))).to_be_visible(timeout=BOT_MS)
+        await _press(submit, tap)
+
     async def set_pace(self, accuracy: int, fastest: float, slowest: float) -> None:
         """Set the members' pace in the panel."""
         await self.page.get_by_label("Right answers (%)").fill(str(accuracy))
@@ -110,6 +126,10 @@ def _drawn_by() -> str:
         digest.update(path.relative_to(REPO).as_posix().encode())
         digest.update(path.read_bytes())
     return digest.hexdigest()
+
+
+async def _press(button: Locator, tap: bool) -> None:
+    await (button.tap() if tap else button.click())
 
 
 def letter(where: Page | Locator, name: str) -> Locator:

@@ -89,3 +89,34 @@ async def test_the_page_shows_markup_in_a_deck_as_text(
     await expect(asked.locator("a")).to_have_count(0)
     await expect(asked.locator("b")).to_have_count(0)
     assert await page.evaluate("document.body.dataset.pwned") is None
+
+
+async def test_a_choose_two_question_is_picked_submitted_and_explained(
+    playground: PlaygroundPage, tmp_path: Path
+) -> None:
+    """A "choose two" question in the page: letters tick as they are picked, Submit answers,
+    and both right options are marked before the explanation."""
+    two = question(
+        "inner",
+        topic="space",
+        text="Which two planets orbit inside Earth's orbit? Choose two.",
+        answer=None,
+        answers=["Mercury", "Venus"],
+        wrong=["Mars", "Jupiter"],
+    )
+    await playground.load_deck(write(tmp_path / "two.yaml", deck(two, deck_id="two")))
+    await expect(playground.chat("private").locator(".chat-deck")).to_contain_text(
+        "Sample", timeout=BOT_MS
+    )
+    asked = await playground.quiz("private")
+    await expect(asked).to_contain_text("Pick 2 letters, then press Submit")
+    await letter(asked, "A").click()
+    await expect(letter(asked, "✓ A")).to_be_visible(timeout=BOT_MS)
+    await letter(asked, "✓ A").click()  # a second press unpicks it
+    await expect(letter(asked, "A")).to_be_visible(timeout=BOT_MS)
+    await playground.answer(asked, "A")
+
+    await expect(asked.get_by_role("button")).to_have_count(0, timeout=BOT_MS)
+    assert (await asked.inner_text()).count("✅") == 2
+    explanation = playground.bot_messages("private").filter(has_text="💡").last
+    await expect(explanation).to_be_visible(timeout=BOT_MS)

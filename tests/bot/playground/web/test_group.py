@@ -23,7 +23,7 @@ async def test_group_question_is_answered_closed_revealed_and_ranked(
     question = await playground.quiz("group")
     await expect(question.locator(".sender")).to_have_text("quizbot")
 
-    await letter(question, "A").click()
+    await playground.answer(question, "A")
     alert = page.get_by_role("dialog")
     await expect(alert).to_contain_text(re.compile(r"Correct|Not quite"), timeout=BOT_MS)
     await page.keyboard.press("Escape")

@@ -6,7 +6,7 @@ import re
 
 from playwright.async_api import expect
 
-from tests.bot.playground.web.pages import BOT_MS, OpenPage, letter
+from tests.bot.playground.web.pages import BOT_MS, OpenPage
 
 
 async def test_phone_window_sends_quiz_and_answers_it(open_page: OpenPage) -> None:
@@ -21,7 +21,7 @@ async def test_phone_window_sends_quiz_and_answers_it(open_page: OpenPage) -> No
     await playground.page.get_by_role("button", name="Bot", exact=True).click()
 
     question = await playground.quiz("private")
-    await letter(question, "C").tap()
+    await playground.answer(question, "C", tap=True)
     await expect(playground.toast(re.compile(r"Correct|Not quite"))).to_be_visible(timeout=BOT_MS)
     await expect(question.get_by_role("button")).to_have_count(0)
 

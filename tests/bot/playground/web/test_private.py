@@ -7,7 +7,7 @@ import re
 
 from playwright.async_api import expect
 
-from tests.bot.playground.web.pages import BOT_MS, PlaygroundPage, letter
+from tests.bot.playground.web.pages import BOT_MS, PlaygroundPage
 
 VERDICT = re.compile(r"Correct|Not quite")
 
@@ -24,7 +24,7 @@ async def test_command_menu_quiz_and_a_press_show_the_toast_and_the_explanation(
     await expect(question.locator("strong").first).to_have_text(re.compile(r"^NCA Multi-GPU"))
     await expect(question.locator("em").first).not_to_be_empty()
 
-    await letter(question, "B").click()
+    await playground.answer(question, "B")
 
     await expect(playground.toast(VERDICT)).to_be_visible(timeout=BOT_MS)
     await expect(question.get_by_role("button")).to_have_count(0)
