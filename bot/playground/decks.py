@@ -69,6 +69,29 @@ class DeckFolder:
         self._decks = None
         return deck
 
+    def add_file(self, path: Path) -> Deck | DeckRejected:
+        """A deck file on disk: checked where it is (its images beside it), then added as
+        :meth:`add` adds one, with the images it names copied along."""
+        try:
+            deck = load_deck(path)
+        except DeckError as error:
+            return DeckRejected([str(problem) for problem in error.problems])
+        content = path.read_bytes()
+        if len(content) <= MAX_DECK_BYTES:
+            _copy_images(deck, path, self.folder)
+        return self.add(path.name, content)
+
+
+def _copy_images(deck: Deck, source: Path, folder: Path) -> None:
+    """The images `deck` names, from beside its file `source` to the same places in `folder`
+    (the loader has checked they are PNG files below the deck's folder)."""
+    for question in deck.questions:
+        for name in (question.image, question.explanation_image):
+            if name is not None:
+                target = folder / name
+                target.parent.mkdir(parents=True, exist_ok=True)
+                shutil.copyfile(source.parent / name, target)
+
 
 def _named(problem: str, candidate: Path, name: str) -> str:
     """The problem with the file as the person named it, not the playground's copy."""

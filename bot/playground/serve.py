@@ -32,7 +32,7 @@ async def serve(
     are returned (and nothing is served) when one is not a valid deck."""
     async with playground(settings, settings.playground_folder()) as session:
         for path in decks or []:
-            found = await session.load_deck(path.name, path.read_bytes())
+            found = await session.load_deck_file(path)
             if isinstance(found, DeckRejected):
                 return found.problems
         runner = web.AppRunner(build_app(session), access_log=None)
