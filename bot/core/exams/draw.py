@@ -35,9 +35,11 @@ class SizeOutOfRange:
 
 
 def topic_sizes(deck: Deck) -> dict[str, int]:
+    """The questions an exam can ask, per topic: those without an image (see `draw_exam`)."""
     sizes: dict[str, int] = {}
     for question in deck.questions:
-        sizes[question.topic] = sizes.get(question.topic, 0) + 1
+        if question.image is None:
+            sizes[question.topic] = sizes.get(question.topic, 0) + 1
     return sizes
 
 

@@ -171,3 +171,23 @@ def test_drawing_is_random_within_the_unseen_questions() -> None:
         for seed in range(10)
     }
     assert len(draws) > 5
+
+
+def test_questions_with_an_image_are_left_out_of_the_plan_and_the_drawing() -> None:
+    """An exam is one text message: a deck's image questions are never drawn, and neither the
+    exam's size, its time nor the largest `/exam N` counts them."""
+    deck = deck_of({"a": 4, "b": 3})
+    pictured = {"a-0", "a-1", "b-0", "b-1", "b-2"}
+    questions = [
+        q.model_copy(update={"image": "images/ring.png"}) if q.id in pictured else q
+        for q in deck.questions
+    ]
+    deck = deck.model_copy(update={"questions": questions})
+    plan = plan_exam(deck)
+    assert not isinstance(plan, SizeOutOfRange)
+    assert (plan.size, plan.most, plan.weights) == (2, 2, {"a": 2.0})
+    assert plan.duration == timedelta(minutes=3)
+    for seed in range(10):
+        drawn = draw_exam(deck, plan, frozenset(), Random(seed))
+        assert sorted(item.question_id for item in drawn) == ["a-2", "a-3"]
+    assert plan_exam(deck, 3) == SizeOutOfRange(3, 2)
