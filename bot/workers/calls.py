@@ -72,12 +72,22 @@ class CallRunner:
         self._bot = bot
         self._outbox = outbox
         self._photos = Photos(bot, images)
+        # An item's messages already sent by a try that failed later on (a question's photo,
+        # then its text): by effect id, the call's place, the call and its message id. The
+        # retry skips them, so the learner does not get the photo twice.
+        self._sent: dict[int, dict[int, tuple[BotCall, int]]] = {}
 
     def _context(self) -> RenderContext:
         return RenderContext(bot_username=self._bot.username)
 
     async def perform(self, item: Shown) -> Outcome | Moved:
         """Send one owed message and report to the outbox how it went."""
+        outcome = await self._perform(item)
+        if outcome is not Outcome.RETRY:
+            self._sent.pop(item.effect.id, None)
+        return outcome
+
+    async def _perform(self, item: Shown) -> Outcome | Moved:
         chat_id = item.effect.chat_id
         try:
             message_id = await self._run(item)
@@ -112,7 +122,12 @@ class CallRunner:
     async def _run(self, item: Shown) -> int | None:
         """Make the item's calls in order; the message id of the last one that has one."""
         message_id: int | None = None
-        for call in calls_for(item, self._context()):
+        sent_before = self._sent.setdefault(item.effect.id, {})
+        for place, call in enumerate(calls_for(item, self._context())):
+            done = sent_before.get(place)
+            if done is not None and done[0] == call:
+                message_id = done[1]
+                continue
             try:
                 sent = await self._call(item, call)
             except BadRequest as error:
@@ -124,6 +139,8 @@ class CallRunner:
                 raise
             if isinstance(sent, Message):
                 message_id = sent.message_id
+                if isinstance(call, SendText | SendPhoto):
+                    sent_before[place] = (call, message_id)
         return message_id
 
     async def _call(self, item: Shown, call: BotCall) -> Message | bool:
