@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any, BinaryIO
 
 from benchmarks.harness import ROOT
+from benchmarks.harness.decks import one_answer_decks
 from bot.playground.botapi import BotApiServer, JsonDict, RateLimits
 
 SAMPLE_SECONDS = 0.1  # RSS sampling interval
@@ -64,6 +65,7 @@ def bot_environment(fake: BotApiServer, database: Path, scale: float) -> dict[st
         QUIZBOT_RATE_LIMIT_SCALE=f"{scale:g}",
         QUIZBOT_TIMEZONE="UTC",
         QUIZBOT_LOG_LEVEL="WARNING",
+        QUIZBOT_CONTENT_DIR=str(one_answer_decks()),
     )
     return env
 

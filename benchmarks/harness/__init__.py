@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from benchmarks.harness.decks import one_answer_decks
 from bot.app import running_bot
 from bot.config import Settings
 from bot.playground.botapi import ApiCall, BotApiServer, FakeUser, RateLimits
@@ -147,8 +148,10 @@ def telegram_limits(scale: float = 1.0) -> RateLimits:
 def bot_settings(
     url: str, token: str, database: Path, scale: float = 1.0, **extra: Any
 ) -> Settings:
-    """The bot's settings against a fake at ``url``: no .env file, its limiter told ``scale``;
-    ``extra`` are more ``Settings`` fields (e.g. quiz_open_seconds)."""
+    """The bot's settings against a fake at ``url``: no .env file, its limiter told ``scale``,
+    the one-answer decks (`benchmarks.harness.decks`); ``extra`` are more ``Settings`` fields
+    (e.g. quiz_open_seconds)."""
+    extra.setdefault("content_dir", one_answer_decks())
     return Settings(
         telegram_bot_token=token,  # type: ignore[arg-type]
         database=str(database),

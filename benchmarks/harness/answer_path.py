@@ -2,10 +2,11 @@
 without the learner-memory update; `benchmarks.update_log`: with and without the update log).
 
 Builds the quiz core as `bot.app.running_bot` does (`build_services` over the catalog of the
-bundled decks, with the memory under test) on a fresh database, opens one `/quiz` question in
-each of many supergroups through `QuizService.quiz`, and lets a pool of concurrent pressers
-call `QuizService.answer` for distinct (member, question) pairs, as a busy bot's concurrent
-update handlers would. No Telegram, no network: only the core and its SQLite store.
+bundled decks' one-answer questions, `benchmarks.harness.decks`, with the memory under test)
+on a fresh database, opens one `/quiz` question in each of many supergroups through
+`QuizService.quiz`, and lets a pool of concurrent pressers call `QuizService.answer` for
+distinct (member, question) pairs, as a busy bot's concurrent update handlers would. No
+Telegram, no network: only the core and its SQLite store.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from pathlib import Path
 from random import Random
 from typing import Any
 
+from benchmarks.harness.decks import one_answer_decks
 from bot.app import catalog_of
 from bot.core.clock import SystemClock
 from bot.core.memory.scheduling import Memory
@@ -29,7 +31,7 @@ from bot.core.model import Ask, Card, ChatKind, ChatRef, LearnSource, Player
 from bot.core.ports.memory import MemoryWrites
 from bot.core.quiz import Queued
 from bot.core.services import Services, build_services
-from content.loader import DEFAULT_CONTENT_DIR, load_decks
+from content.loader import load_decks
 from storage.sqlite import SqliteStore
 
 DEFAULT_DECK = "nca-multi-gpu"  # Settings.default_deck
@@ -138,7 +140,7 @@ async def run_once(
     """One measurement on a fresh database: `asks` × `members` answers, timed after a warm-up
     of `warmup_asks` × `members` answers on other questions."""
     clock = SystemClock()
-    catalog = catalog_of(load_decks(DEFAULT_CONTENT_DIR), DEFAULT_DECK)
+    catalog = catalog_of(load_decks(one_answer_decks()), DEFAULT_DECK)
     with tempfile.TemporaryDirectory(prefix="quizbot-bench-memory-") as scratch:
         store = await SqliteStore.open(Path(scratch) / "answers.sqlite3")
         try:
