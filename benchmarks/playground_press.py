@@ -3,7 +3,8 @@
 Starts `python -m bot playground` as a newcomer does (a child process, no token, a fresh
 folder; the seconds until the page answers are printed too), opens the page in Debian's
 Chromium with Playwright, and `--presses` times: sends /quiz in the private chat, waits for the
-question, presses `A`, and waits until the explanation is in the page. The time is taken inside
+question, presses `A` (on a "choose N" question: picks N letters, then the timed press is
+`Submit`), and waits until the explanation is in the page. The time is taken inside
 the page (`performance.now()` when the button is clicked, and when a MutationObserver sees the
 explanation's bubble appear), so it is what a person sees: the page's request, the bot's
 long poll, its handling and sends at Telegram's real limits, the page's long poll and drawing.
@@ -15,6 +16,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
+import re
 import shutil
 import signal
 import socket
@@ -24,7 +26,7 @@ import time
 from pathlib import Path
 
 import aiohttp
-from playwright.async_api import async_playwright
+from playwright.async_api import Locator, Page, async_playwright
 
 from benchmarks.harness import ROOT, percentile, table
 
@@ -37,16 +39,17 @@ CHROMIUM_ARGS = [
     "--disable-sync",
     "--no-first-run",
 ]
-# Resolves with the milliseconds from the click of `A` on the newest question of the private
-# chat until a new bot bubble with an explanation (💡) appears there.
+# Resolves with the milliseconds from the click of the button named `name` (`A`, or `Submit` on
+# a "choose N" question) on the newest question of the private chat until a new bot bubble
+# with an explanation (💡) appears there.
 TIMED_PRESS = """
-() => new Promise((resolve) => {
+(name) => new Promise((resolve) => {
   const chat = document.querySelector('#chat-private');
   const known = new Set([...chat.querySelectorAll('.msg')].map((m) => m.dataset.id));
   const questions = [...chat.querySelectorAll('.msg[data-from="bot"]')].filter(
-    (m) => [...m.querySelectorAll('button')].some((b) => b.textContent.trim() === 'A'));
+    (m) => [...m.querySelectorAll('button')].some((b) => b.textContent.trim() === name));
   const button = [...questions.at(-1).querySelectorAll('button')].find(
-    (b) => b.textContent.trim() === 'A');
+    (b) => b.textContent.trim() === name);
   const observer = new MutationObserver(() => {
     for (const m of chat.querySelectorAll('.msg[data-from="bot"]')) {
       if (!known.has(m.dataset.id) && m.textContent.includes('💡')) {
@@ -84,6 +87,21 @@ async def _answering(base: str, since: float) -> float:
     raise SystemExit("the playground never answered")
 
 
+async def _picked(page: Page, question: Locator, think: float) -> str:
+    """The button whose press is timed: `A`, or on a "choose N" question (the shipped deck has
+    them) `Submit`, once N letters are picked and the bot has taken them."""
+    if not await question.get_by_role("button", name="Submit", exact=True).count():
+        return "A"
+    pinned = await question.get_attribute("data-id")  # its letters' names change as they tick
+    question = page.locator(f'#chat-private .msg[data-id="{pinned}"]')
+    wanted = re.search(r"Pick (\d+) letters", await question.inner_text())
+    for name in "ABCDEFGH"[: int(wanted.group(1)) if wanted else 2]:
+        await question.get_by_role("button", name=name, exact=True).click()
+    await page.locator(".toast", has_text="press Submit").wait_for(timeout=15_000)
+    await asyncio.sleep(think)
+    return "Submit"
+
+
 async def measure(
     args: argparse.Namespace, folder: Path, chromium: str
 ) -> tuple[float, list[float]]:
@@ -115,7 +133,8 @@ async def measure(
                 await box.press("Enter")
                 await asked.nth(before).wait_for(timeout=15_000)
                 await asyncio.sleep(args.think)
-                times.append(float(await page.evaluate(TIMED_PRESS)))
+                timed = await _picked(page, asked.nth(before), args.think)
+                times.append(float(await page.evaluate(TIMED_PRESS, timed)))
                 print(f"  press {i + 1}: {times[-1]:.0f} ms", flush=True)
                 await asyncio.sleep(args.think)
             await browser.close()
