@@ -29,7 +29,7 @@ lint: $(BIN)/.installed-dev
 	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --site-dir site
 
 test: lint
-	$(BIN)/pytest
+	$(BIN)/pytest --numprocesses=auto --maxprocesses=4
 
 bench: $(BIN)/.installed-dev
 	$(BIN)/python -m benchmarks
