@@ -49,11 +49,12 @@ def topic_rows(deck: Deck) -> list[list[str]]:
     total = len(deck.questions)
     rows = []
     for topic, weight in WEIGHTS.items():
-        wanted = max(TOPIC_FLOOR, round(total * weight / 100))
+        # In proportion: within one question of the topic's exact share of the deck (a whole
+        # number of questions cannot hit every share), and never under the floor.
+        wanted = max(TOPIC_FLOOR, total * weight / 100)
         have = counts.get(topic, 0)
-        rows.append(
-            [topic, f"{weight}%", str(wanted), str(have), "ok" if have >= wanted else "LOW"]
-        )
+        verdict = "ok" if abs(have - wanted) < 1 else ("LOW" if have < wanted else "HIGH")
+        rows.append([topic, f"{weight}%", f"{wanted:.1f}", str(have), verdict])
     for topic in sorted(set(counts) - set(WEIGHTS)):
         rows.append([topic, "-", "-", str(counts[topic]), "not in the blueprint"])
     return rows
