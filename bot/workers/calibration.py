@@ -34,7 +34,7 @@ class CalibrationWorker:
     ) -> None:
         if every <= timedelta(0):
             raise ValueError("the calibration interval must be positive")
-        self._calibration, self._clock, self._every = calibration, clock, every
+        self._calibration, self._clock, self.every = calibration, clock, every
         self._check_seconds = check_seconds
         self._expected = expected
         self._task: asyncio.Task[None] | None = None
@@ -60,7 +60,7 @@ class CalibrationWorker:
     async def run_if_due(self) -> bool:
         """Refit every deck if the last fit is older than the interval; whether it did."""
         last = await self._calibration.last_calibrated()
-        if last is not None and self._clock.now() - last < self._every:
+        if last is not None and self._clock.now() - last < self.every:
             return False
         fitted = await self._calibration.calibrate()
         self.fits += 1

@@ -7,14 +7,20 @@ import asyncio
 from collections.abc import AsyncIterator
 from datetime import timedelta
 from pathlib import Path
+from typing import cast
 
 import pytest
+from pydantic import ValidationError
 
+from bot.app import calibration_worker
+from bot.config import Settings
 from bot.core.calibration import Calibration
+from bot.core.catalog import Catalog
 from bot.core.model import LearnSource
 from bot.transport.ratelimit import SlidingWindowRateLimiter
 from bot.workers.calibration import CalibrationWorker
 from bot.workers.leader import LeaderLoop
+from storage.sql.store import SqlStore
 from storage.sqlite import SqliteStore
 from tests.builders import simple_deck
 from tests.fakes.clock import FakeClock
@@ -116,3 +122,18 @@ def test_an_interval_of_zero_is_refused() -> None:
             clock=FakeClock(),
             every=timedelta(0),
         )
+
+
+def test_the_schedule_setting_makes_the_worker_or_none(tmp_path: Path) -> None:
+    """QUIZBOT_CALIBRATE_EVERY_HOURS=0 builds no worker; 6 builds one refitting 6-hourly;
+    a negative interval is refused by the settings."""
+    catalog = Catalog({"deck": simple_deck(2)})
+    store = cast(SqlStore, object())
+    off = Settings(database=str(tmp_path / "q.sqlite3"), calibrate_every_hours=0)
+    assert calibration_worker(off, store, catalog, FakeClock()) is None
+    six = Settings(database=str(tmp_path / "q.sqlite3"), calibrate_every_hours=6)
+    worker = calibration_worker(six, store, catalog, FakeClock())
+    assert worker is not None
+    assert worker.every == timedelta(hours=6)
+    with pytest.raises(ValidationError):
+        Settings(calibrate_every_hours=-1)
