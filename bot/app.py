@@ -32,7 +32,7 @@ from bot.render.commands import bot_commands
 from bot.runners import runner_for
 from bot.runners.processor import OnceUpdateProcessor
 from bot.transport.ratelimit import SlidingWindowRateLimiter
-from bot.workers.calibration import CalibrationWorker
+from bot.workers.calibration import CalibrationWorker, in_low_priority_process
 from bot.workers.leader import LeaderLoop, StoreChatClaims, replica_name
 from bot.workers.live_count import LiveCounts
 from bot.workers.sender import Sender
@@ -260,10 +260,14 @@ def calibration_worker(
     """The leader's item calibration on its schedule; None when the schedule is off."""
     if settings.calibrate_every_hours == 0:
         return None
+    calibration = Calibration(
+        store=store,
+        decks={deck.id: deck for deck in catalog.all()},
+        clock=clock,
+        run_blocking=in_low_priority_process,
+    )
     return CalibrationWorker(
-        calibration=Calibration(
-            store=store, decks={deck.id: deck for deck in catalog.all()}, clock=clock
-        ),
+        calibration=calibration,
         clock=clock,
         every=timedelta(hours=settings.calibrate_every_hours),
         expected=_is_storage_failure,

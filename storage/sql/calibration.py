@@ -43,7 +43,7 @@ class CalibrationQueries(StoreBase):
         return [str(row["deck_id"]) for row in await self._db.fetch_all(_DECKS)]
 
     async def first_results(
-        self, deck_id: str, learners: int = 250
+        self, deck_id: str, learners: int = 50
     ) -> AsyncIterator[list[FirstResult]]:
         """Each learner's first answer to each question of the deck, `learners` learners a
         batch, by user id then question id."""

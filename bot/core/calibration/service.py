@@ -11,6 +11,7 @@ import asyncio
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
+from functools import partial
 from typing import TypeVar
 
 import numpy as np
@@ -101,12 +102,12 @@ class Calibration:
             table.add(batch)
         responses = table.responses()
         chance = [chances.get(q, UNKNOWN_CHANCE) for q in table.question_ids]
-        priors, settings = self._priors, self._settings
-
-        def work() -> Fit:
-            return fit(responses, np.asarray(chance, dtype=np.float64), priors, settings)
-
-        found = await self._run_blocking(work)
+        # A partial of module-level names: it can also be sent to another process.
+        work = partial(fit, responses, np.asarray(chance), self._priors, self._settings)
+        counts = np.bincount(responses.items, minlength=responses.n_items)
+        # Nothing to fit (every question on its priors) takes no time: no thread or process.
+        fittable = bool((counts >= self._settings.min_answers).any())
+        found = await self._run_blocking(work) if fittable else work()
         now = self._clock.now()
         items = tuple(
             ItemParameters(

@@ -66,7 +66,7 @@ class CalibrationStore(Protocol):
         """The ids of the decks with at least one logged answer, sorted."""
         ...
 
-    def first_results(self, deck_id: str, learners: int = 250) -> AsyncIterator[list[FirstResult]]:
+    def first_results(self, deck_id: str, learners: int = 50) -> AsyncIterator[list[FirstResult]]:
         """Each learner's first answer to each question of the deck (the earliest logged,
         exams included), in batches of up to `learners` learners' answers, by user id."""
         ...

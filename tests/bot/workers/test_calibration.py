@@ -4,8 +4,10 @@ only while this replica leads."""
 from __future__ import annotations
 
 import asyncio
+import os
 from collections.abc import AsyncIterator
 from datetime import timedelta
+from functools import partial
 from pathlib import Path
 from typing import cast
 
@@ -18,7 +20,7 @@ from bot.core.calibration import Calibration
 from bot.core.catalog import Catalog
 from bot.core.model import LearnSource
 from bot.transport.ratelimit import SlidingWindowRateLimiter
-from bot.workers.calibration import CalibrationWorker
+from bot.workers.calibration import NICENESS, CalibrationWorker, in_low_priority_process
 from bot.workers.leader import LeaderLoop
 from storage.sql.store import SqlStore
 from storage.sqlite import SqliteStore
@@ -137,3 +139,11 @@ def test_the_schedule_setting_makes_the_worker_or_none(tmp_path: Path) -> None:
     assert worker.every == timedelta(hours=6)
     with pytest.raises(ValidationError):
         Settings(calibrate_every_hours=-1)
+
+
+async def test_the_fit_runs_in_another_process_at_the_lowest_priority() -> None:
+    """`in_low_priority_process` (how the bot fits) runs the work in a spawned child whose
+    niceness is the lowest priority's."""
+    child = await in_low_priority_process(os.getpid)
+    assert child != os.getpid()
+    assert await in_low_priority_process(partial(os.nice, 0)) == NICENESS
