@@ -2,9 +2,10 @@
 
 The priors make the estimates Bayes modal (maximum a posteriori), as Mislevy (1986, "Bayes
 modal estimation in item response models", Psychometrika 51) proposed against the unbounded
-and degenerate estimates of marginal maximum likelihood on small samples; the defaults are
-those of BILOG-MG: a normal prior on the difficulty, a lognormal one on the discrimination and
-a beta prior on the guessing floor centred on the chance of guessing right.
+and degenerate estimates of marginal maximum likelihood on small samples: a wide normal prior
+on the difficulty, a lognormal one on the discrimination and a beta prior on the guessing
+floor with its mode at the chance of guessing right (the last two with BILOG-MG's defaults:
+ln a ~ N(0, 0.5²), and a beta worth 20 answers).
 """
 
 from __future__ import annotations
