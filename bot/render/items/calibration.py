@@ -18,11 +18,11 @@ def calibration_line(deck: DeckCalibration) -> str:
     model = f"guessing floors on {floors}" if floors else "no guessing floors (2PL)"
     cycles = _plural(deck.iterations, "EM cycle")
     state = f"converged in {cycles}" if deck.converged else f"NOT converged after {cycles}"
-    return (
+    line = (
         f"{deck.deck_id}: {deck.fitted} fitted, {deck.prior_only} on priors (few answers); "
-        f"{_plural(deck.learners, 'learner')}, {_plural(deck.answers, 'first answer')}; "
-        f"{model}; {state}"
+        f"{_plural(deck.learners, 'learner')}, {_plural(deck.answers, 'first answer')}"
     )
+    return f"{line}; {model}; {state}" if deck.fitted else f"{line}; nothing to fit yet"
 
 
 def render_calibration(decks: Sequence[DeckCalibration]) -> str:

@@ -91,3 +91,17 @@ def test_calibrate_without_a_database_creates_none(
     assert main(["calibrate"]) == 2
     assert "no database at" in capsys.readouterr().err
     assert not missing.parent.exists()
+
+
+def test_calibrate_a_deck_without_answers_says_there_is_nothing_to_fit(
+    database: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A deck file never answered: every question on priors, "nothing to fit yet"."""
+    empty = database.parent / "empty.sqlite3"
+    asyncio.run(_stored(empty))  # opening creates and migrates it
+    monkeypatch.setenv("QUIZBOT_DATABASE", str(empty))
+    assert main(["calibrate"]) == 0
+    first = capsys.readouterr().out.splitlines()[0]
+    assert first == "deck: 0 fitted, 4 on priors (few answers); 0 learners, 0 first answers; " + (
+        "nothing to fit yet"
+    )
