@@ -18,6 +18,7 @@ from zoneinfo import ZoneInfo
 from bot import metrics
 from bot.application import CONCURRENT_UPDATES, App, build_application, initialized
 from bot.config import Settings
+from bot.core.calibration import Calibration, DeckCalibration
 from bot.core.catalog import Catalog
 from bot.core.clock import Clock, SystemClock
 from bot.core.items.analysis import DeckFigures
@@ -31,6 +32,7 @@ from bot.render.commands import bot_commands
 from bot.runners import runner_for
 from bot.runners.processor import OnceUpdateProcessor
 from bot.transport.ratelimit import SlidingWindowRateLimiter
+from bot.workers.calibration import CalibrationWorker, in_low_priority_process
 from bot.workers.leader import LeaderLoop, StoreChatClaims, replica_name
 from bot.workers.live_count import LiveCounts
 from bot.workers.sender import Sender
@@ -72,6 +74,7 @@ class RunningBot:
     sender: Sender
     ticker: Ticker
     leader: LeaderLoop | None = None  # with PostgreSQL: who runs the background work
+    calibrator: CalibrationWorker | None = None  # None: QUIZBOT_CALIBRATE_EVERY_HOURS=0
 
 
 class PostgresDriverMissingError(RuntimeError):
@@ -205,12 +208,18 @@ async def running_bot(
         job_queue = app.job_queue
         assert job_queue is not None
 
+        calibrator = calibration_worker(settings, store, catalog, clock)
+
         async def lead() -> None:
             services.live_answers.restart()
             ticker.start(job_queue)
             sender.start_bulk()
+            if calibrator is not None:
+                calibrator.start()
 
         async def follow() -> None:
+            if calibrator is not None:
+                await calibrator.stop()
             await ticker.stop()
             await sender.stop_bulk()
 
@@ -236,13 +245,33 @@ async def running_bot(
             await lead()
             stack.push_async_callback(follow)
         log.info("quizbot is running as @%s", app.bot.username)
-        yield RunningBot(app, store, services, sender, ticker, leader)
+        yield RunningBot(app, store, services, sender, ticker, leader, calibrator)
         log.info("stopping")
 
 
 def _is_storage_failure(error: BaseException) -> bool:
     """Errors after which a webhook update is answered 500, for Telegram to deliver it again."""
     return isinstance(error, STORAGE_ERRORS)
+
+
+def calibration_worker(
+    settings: Settings, store: SqlStore, catalog: Catalog, clock: Clock
+) -> CalibrationWorker | None:
+    """The leader's item calibration on its schedule; None when the schedule is off."""
+    if settings.calibrate_every_hours == 0:
+        return None
+    calibration = Calibration(
+        store=store,
+        decks={deck.id: deck for deck in catalog.all()},
+        clock=clock,
+        run_blocking=in_low_priority_process,
+    )
+    return CalibrationWorker(
+        calibration=calibration,
+        clock=clock,
+        every=timedelta(hours=settings.calibrate_every_hours),
+        expected=_is_storage_failure,
+    )
 
 
 def catalog_of(decks: dict[str, Deck], default_deck: str) -> Catalog:
@@ -263,7 +292,19 @@ async def analyse_database(
     deck, read from the database."""
     store = await open_store(settings, pool_size=2)
     try:
-        return await ItemReview(store=store, decks=decks).decks(deck_id)
+        return await ItemReview(store=store, calibrations=store, decks=decks).decks(deck_id)
+    finally:
+        await store.close()
+
+
+async def calibrate_database(
+    settings: Settings, decks: Mapping[str, Deck], deck_id: str | None
+) -> list[DeckCalibration]:
+    """`python -m bot calibrate`: fit and store the item parameters of one deck (none if
+    unknown) or of every deck."""
+    store = await open_store(settings, pool_size=2)
+    try:
+        return await Calibration(store=store, decks=decks, clock=SystemClock()).calibrate(deck_id)
     finally:
         await store.close()
 

@@ -67,6 +67,11 @@ class Settings(BaseSettings):
     review_retention: float = Field(
         default=0.9, gt=0.5, lt=1.0, validation_alias=_env("QUIZBOT_REVIEW_RETENTION")
     )
+    # How often the leader refits every deck's item parameters (hours since the last fit;
+    # 0: never in the background, only `python -m bot calibrate`).
+    calibrate_every_hours: int = Field(
+        default=24, ge=0, le=24 * 30, validation_alias=_env("QUIZBOT_CALIBRATE_EVERY_HOURS")
+    )
     timezone: str = Field(default="UTC", validation_alias=_env("QUIZBOT_TIMEZONE"))
     quiz_open_seconds: int = Field(
         default=300, ge=10, le=86_400, validation_alias=_env("QUIZBOT_QUIZ_OPEN_SECONDS")

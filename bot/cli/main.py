@@ -1,8 +1,8 @@
 """`python -m bot`'s arguments: no command runs the bot (or, without a token, the playground:
 the bot in the browser); `run` the bot, `playground` the playground; `import-deck`,
 `export-deck` and `check-decks` help deck authors; `item-report` shows how well each question
-works; `reports` lists learners' reports; `copy-to-postgres` moves a SQLite database to
-PostgreSQL."""
+works; `calibrate` fits each question's difficulty, discrimination and guessing floor now;
+`reports` lists learners' reports; `copy-to-postgres` moves a SQLite database to PostgreSQL."""
 
 from __future__ import annotations
 
@@ -88,6 +88,11 @@ def main(argv: list[str] | None = None) -> int:
     reporter.add_argument("--deck", dest="deck_id", help="only this deck (default: every deck)")
     reporter.add_argument("--csv", type=Path, help="also write one CSV row per question here")
     reporter.add_argument("--html", type=Path, help="also write a static HTML report here")
+    calibrator = commands.add_parser(
+        "calibrate",
+        help="fit every question's difficulty, discrimination and guessing floor now",
+    )
+    calibrator.add_argument("--deck", dest="deck_id", help="only this deck (default: every deck)")
     learner_reports = commands.add_parser("reports", help="list the learners' open reports")
     learner_reports.add_argument("--all", action="store_true", help="also fixed and dismissed")
     learner_reports.add_argument("--deck", dest="deck_id", help="only this deck's reports")
@@ -108,6 +113,10 @@ def main(argv: list[str] | None = None) -> int:
         from bot.cli.reports import reports
 
         return reports(everything=args.all, deck_id=args.deck_id)
+    if args.command == "calibrate":
+        from bot.cli.calibrate import calibrate
+
+        return calibrate(args.deck_id)
     if args.command == "item-report":
         from bot.cli.item_report import ReportOptions, item_report
 

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 from storage.sql.asks import AskQueries
 from storage.sql.boards import BoardQueries
+from storage.sql.calibration import CalibrationQueries
 from storage.sql.chats import ChatQueries
 from storage.sql.daily import DailyQueries
 from storage.sql.effects import EffectQueries
@@ -34,6 +35,7 @@ class SqlStore(
     DailyQueries,
     EffectQueries,
     ItemQueries,
+    CalibrationQueries,
     ReportQueries,
     MemoryQueries,
     ForgetQueries,
@@ -65,6 +67,7 @@ if TYPE_CHECKING:
         _daily: ports.DailyStore = store
         _effects: ports.EffectStore = store
         _items: ports.ItemStore = store
+        _calibration: ports.CalibrationStore = store
         _reports: ports.ReportStore = store
         _memory: ports.MemoryStore = store
         _forget: ports.ForgetStore = store

@@ -14,9 +14,11 @@ import math
 import statistics
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from datetime import datetime
 from enum import StrEnum
 
+from bot.core.model import ItemParameters
 from bot.core.ports import FirstAnswer
 
 # Flags are raised only for items with more than this many first answers.
@@ -64,6 +66,8 @@ class ItemFigures:
     flags: tuple[Flag, ...]
     # Wrong options picked by fewer than DEAD_BELOW of the answers (only when flagged).
     dead_options: tuple[int, ...]
+    # The item response model's parameters from the last calibration; None: not calibrated.
+    parameters: ItemParameters | None = None
 
     @property
     def share_right(self) -> float | None:
@@ -83,6 +87,8 @@ class DeckFigures:
     answers: int
     # First answers to asks with no recorded posting time: timed from when they were asked.
     timed_from_asked: int
+    # When the deck's item parameters were last fitted; None: never calibrated.
+    fitted_at: datetime | None = None
 
     @property
     def flagged(self) -> tuple[ItemFigures, ...]:
@@ -211,10 +217,12 @@ def analyse(
     items: Sequence[Item],
     answers: Sequence[FirstAnswer],
     open_reports: Mapping[str, int],
+    parameters: Sequence[ItemParameters] = (),
 ) -> DeckFigures:
     """Figures and flags for every item of the deck (never answered ones with 0 answers) and
-    for every answered or reported question no longer in it. `answers` must hold at most one
-    answer per user and question: their first."""
+    for every answered or reported question no longer in it, with its calibrated
+    `parameters` where the last fit has them. `answers` must hold at most one answer per user
+    and question: their first."""
     by_item: dict[str, list[FirstAnswer]] = defaultdict(list)
     totals: dict[int, int] = defaultdict(int)
     seen: set[tuple[int, str]] = set()
@@ -234,11 +242,13 @@ def analyse(
         )
         for item, in_deck in listed
     )
+    fitted = {p.question_id: p for p in parameters}
     return DeckFigures(
         deck_id=deck_id,
         title=title,
-        items=figures,
+        items=tuple(replace(f, parameters=fitted.get(f.item.question_id)) for f in figures),
         learners=len(totals),
         answers=len(answers),
         timed_from_asked=sum(1 for answer in answers if answer.posted_at is None),
+        fitted_at=max((p.fitted_at for p in parameters), default=None),
     )

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from bot.core.items.analysis import DeckFigures, Item, analyse
-from bot.core.ports import ItemStore
+from bot.core.ports import CalibrationStore, ItemStore
 from content.models import Deck
 
 
@@ -15,10 +15,14 @@ def deck_items(deck: Deck) -> list[Item]:
 
 
 class ItemReview:
-    """Reads a deck's first answers and open reports and analyses them against its file."""
+    """Reads a deck's first answers and open reports and analyses them against its file,
+    beside the item parameters of its last calibration."""
 
-    def __init__(self, *, store: ItemStore, decks: Mapping[str, Deck]) -> None:
+    def __init__(
+        self, *, store: ItemStore, calibrations: CalibrationStore, decks: Mapping[str, Deck]
+    ) -> None:
         self._store = store
+        self._calibrations = calibrations
         self._decks = dict(decks)
 
     async def deck_ids(self) -> list[str]:
@@ -32,7 +36,8 @@ class ItemReview:
         title = deck.title if deck is not None else deck_id
         answers = await self._store.first_answers(deck_id)
         reports = await self._store.open_reports(deck_id)
-        return analyse(deck_id, title, items, answers, reports)
+        parameters = await self._calibrations.item_parameters(deck_id)
+        return analyse(deck_id, title, items, answers, reports, parameters)
 
     async def decks(self, deck_id: str | None = None) -> list[DeckFigures]:
         """The one deck asked for (none when it has neither a file nor answers), or all."""

@@ -37,6 +37,7 @@ from bot.core.model.exams import ExamDraft as ExamDraft
 from bot.core.model.exams import ExamEnd as ExamEnd
 from bot.core.model.exams import ExamItem as ExamItem
 from bot.core.model.exams import ExamItemDraft as ExamItemDraft
+from bot.core.model.items import ItemParameters as ItemParameters
 from bot.core.model.memory import LEECH_LAPSES as LEECH_LAPSES
 from bot.core.model.memory import Card as Card
 from bot.core.model.memory import Learned as Learned

@@ -21,7 +21,9 @@ from bot.core.ports.daily import DailyWrites as DailyWrites
 from bot.core.ports.every import CorePorts as CorePorts
 from bot.core.ports.exams import ExamStore as ExamStore
 from bot.core.ports.exams import ExamWrites as ExamWrites
+from bot.core.ports.items import CalibrationStore as CalibrationStore
 from bot.core.ports.items import FirstAnswer as FirstAnswer
+from bot.core.ports.items import FirstResult as FirstResult
 from bot.core.ports.items import ItemStore as ItemStore
 from bot.core.ports.memory import ForgetStore as ForgetStore
 from bot.core.ports.memory import MemoryStore as MemoryStore

@@ -10,7 +10,7 @@ from bot.core.ports.boards import BoardStore
 from bot.core.ports.chats import ChatStore
 from bot.core.ports.daily import DailyStore
 from bot.core.ports.exams import ExamStore
-from bot.core.ports.items import ItemStore
+from bot.core.ports.items import CalibrationStore, ItemStore
 from bot.core.ports.memory import ForgetStore, MemoryStore
 from bot.core.ports.outbox import EffectStore
 from bot.core.ports.replicas import ReplicaStore
@@ -35,6 +35,7 @@ class CorePorts(
     ForgetStore,
     ExamStore,
     ItemStore,
+    CalibrationStore,
     ReplicaStore,
     HandledUpdates,
     AllowanceStore,

@@ -12,6 +12,7 @@ from html import escape
 from bot.core.items.analysis import DeckFigures, ItemFigures
 from bot.core.model import letter
 from bot.render.items.text import (
+    calibrated,
     duration,
     flag_text,
     legend_lines,
@@ -103,6 +104,7 @@ def _row(item: ItemFigures) -> str:
         f'<td class="num">{percent(item.share_right)}</td>',
         f'<td class="num">{signed(item.point_biserial)}</td>',
         f'<td class="num">{signed(item.upper_lower)}</td>',
+        *(f'<td class="num">{value}</td>' for value in calibrated(item)),
         f"<td>{chart(item)}</td>",
         f'<td class="num">{duration(item.median_seconds)}</td>',
         f'<td class="num">{item.open_reports}</td>',
@@ -114,7 +116,7 @@ def _row(item: ItemFigures) -> str:
 
 def _deck(deck: DeckFigures) -> str:
     summary = "".join(f"<li>{escape(line)}</li>" for line in summary_lines(deck))
-    heads = ("question", "answers", "right", "r", "D", "option picks", "median time")
+    heads = ("question", "answers", "right", "r", "D", "b", "a", "c", "option picks", "median time")
     header = "".join(f"<th>{escape(head)}</th>" for head in (*heads, "open reports", "flags"))
     body = "".join(_row(item) for item in deck.review_order())
     return (

@@ -68,8 +68,32 @@ def summary_lines(deck: DeckFigures) -> list[str]:
         f"({len(deck.flagged)} flagged, {unanswered} never answered). Only each learner's first "
         "answer to a question counts, over all chats and asks.",
         _time_note(deck),
+        fit_note(deck),
     ]
     return lines
+
+
+def fit_note(deck: DeckFigures) -> str:
+    """When the item parameters (b, a, c) were fitted, and how many are the priors'."""
+    if deck.fitted_at is None:
+        return "Not calibrated yet: b, a and c come with `python -m bot calibrate`."
+    calibrated = [item.parameters for item in deck.items if item.parameters is not None]
+    prior = sum(1 for p in calibrated if p.prior_only)
+    return (
+        f"b, a and c fitted {deck.fitted_at:%Y-%m-%d %H:%M} UTC from first answers in every "
+        f"mode, exams included: {len(calibrated) - prior} fitted, {prior} on priors (few answers)."
+    )
+
+
+def calibrated(item: ItemFigures) -> tuple[str, str, str]:
+    """The item's difficulty, discrimination and guessing floor as shown: "prior" for a
+    question left on the priors, — for one the last fit did not see."""
+    p = item.parameters
+    if p is None:
+        return NONE, NONE, NONE
+    if p.prior_only:
+        return "prior", NONE, NONE
+    return f"{p.difficulty:+.2f}", f"{p.discrimination:.2f}", f"{p.guessing:.2f}"
 
 
 def _time_note(deck: DeckFigures) -> str:
@@ -101,6 +125,10 @@ def legend_lines() -> list[str]:
         f"{TOO_EASY_ABOVE:.0%} right), too hard (< {TOO_HARD_BELOW:.0%}), weak discrimination "
         f"(r < {WEAK_BELOW:.2f}), check the key (r < 0, or a wrong option picked more than the "
         f"answer), dead distractors (a wrong option picked by < {DEAD_BELOW:.0%}).",
+        "b, a, c: the item response model's difficulty (the ability, in learners' standard "
+        "deviations from the average, at which a learner is halfway between the floor and "
+        "sure), discrimination (how sharply the chance rises there) and guessing floor (the "
+        "chance of the weakest learners; 0: none). prior: too few answers to fit.",
     ]
 
 
@@ -117,7 +145,10 @@ def _picks(item: ItemFigures) -> str:
 def _deck_text(deck: DeckFigures) -> list[str]:
     notes = (textwrap.fill(line, TEXT_WIDTH) for line in summary_lines(deck))
     lines = [f"Item analysis: {deck.title} ({deck.deck_id})", *notes, ""]
-    header = ("question", "answers", "right", "r", "D", "picks % A/B/C…", "time", "reports")
+    header = (
+        "question", "answers", "right", "r", "D", "b", "a", "c", "picks % A/B/C…", "time",
+        "reports",
+    )  # fmt: skip
     rows = [
         (
             _short(item.item.question_id + ("" if item.in_deck else " †"), ID_WIDTH),
@@ -125,6 +156,7 @@ def _deck_text(deck: DeckFigures) -> list[str]:
             percent(item.share_right),
             signed(item.point_biserial),
             signed(item.upper_lower),
+            *calibrated(item),
             _picks(item),
             duration(item.median_seconds),
             str(item.open_reports),
@@ -178,6 +210,11 @@ def render_csv(decks: Sequence[DeckFigures]) -> str:
             "share_right",
             "point_biserial",
             "upper_lower_27",
+            "difficulty",
+            "discrimination",
+            "guessing",
+            "prior_only",
+            "fitted_at",
             "median_seconds",
             "open_reports",
             "flags",
@@ -188,6 +225,18 @@ def render_csv(decks: Sequence[DeckFigures]) -> str:
     for deck in decks:
         for item in deck.review_order():
             cells: list[str] = []
+            p = item.parameters
+            fit_cells = (
+                ["", "", "", "", ""]
+                if p is None
+                else [
+                    _number(p.difficulty),
+                    _number(p.discrimination),
+                    _number(p.guessing),
+                    "yes" if p.prior_only else "no",
+                    p.fitted_at.isoformat(timespec="seconds"),
+                ]
+            )
             for i in range(width):
                 known = i < len(item.picks)
                 cells.append(str(item.picks[i]) if known else "")
@@ -203,6 +252,7 @@ def render_csv(decks: Sequence[DeckFigures]) -> str:
                     _number(item.share_right),
                     _number(item.point_biserial),
                     _number(item.upper_lower),
+                    *fit_cells,
                     _number(item.median_seconds),
                     item.open_reports,
                     "; ".join(str(flag) for flag in item.flags),

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import csv
 import io
+import shutil
 from pathlib import Path
 
 import pytest
@@ -13,7 +14,7 @@ import yaml
 from bot.cli.main import main
 from storage.sqlite import SqliteStore
 from tests.bot.render.html_page import Page
-from tests.core.items.simulated import DECK_ID, sim_deck, simulate
+from tests.core.items.simulated import DECK_ID, ITEMS, sim_deck, simulate
 
 SCRIPT_TEXT = "<script>alert('owned')</script> Which option is right?"
 
@@ -105,3 +106,25 @@ def test_item_report_without_a_database_creates_none(
     assert main(["item-report"]) == 2
     assert "no database at" in capsys.readouterr().err
     assert not missing.parent.exists()
+
+
+def test_item_report_after_calibrate_shows_b_a_c_and_the_fit_date(
+    setup: Path, sim_db: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`calibrate` then `item-report` (on a copy of the shared database): every answered
+    question has a difficulty (the easy one the lowest), the never-asked one says "prior", the
+    header dates the fit."""
+    copy = setup / "calibrated.sqlite3"
+    shutil.copyfile(sim_db, copy)
+    monkeypatch.setenv("QUIZBOT_DATABASE", str(copy))
+    assert main(["calibrate", "--deck", DECK_ID]) == 0
+    assert f"{DECK_ID}: 7 fitted, 1 on priors" in capsys.readouterr().out
+    assert main(["item-report", "--deck", DECK_ID]) == 0
+    out = capsys.readouterr().out
+    assert "b, a and c fitted" in " ".join(out.splitlines())
+    header = next(line for line in out.splitlines() if line.startswith("question "))
+    assert header.split()[5:8] == ["b", "a", "c"]
+    rows = {line.split()[0]: line.split() for line in out.splitlines() if line[:1].isalpha()}
+    assert rows["unasked"][5:8] == ["prior", "—", "—"]
+    difficulty = {qid: float(rows[qid][5]) for qid in ITEMS}
+    assert min(difficulty, key=difficulty.__getitem__) == "easy"

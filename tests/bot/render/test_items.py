@@ -9,6 +9,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from bot.core.items.analysis import DeckFigures, Item, analyse
+from bot.core.model import ItemParameters
 from bot.core.ports import FirstAnswer
 from bot.render.items.html import render_html
 from bot.render.items.text import duration, render_csv, render_text
@@ -130,3 +131,60 @@ def test_html_escapes_question_texts_options_and_titles() -> None:
 def test_duration_is_short_and_readable(seconds: float | None, shown: str) -> None:
     """Median times read as seconds, minutes and seconds, or hours and minutes."""
     assert duration(seconds) == shown
+
+
+def calibrated_figures() -> DeckFigures:
+    """The figures with a fit: `ok` and `third` fitted, `never` on priors, `mis` not seen."""
+    fitted = T0 + timedelta(days=1)
+    parameters = (
+        ItemParameters("deck", "ok", -0.42, 1.31, 0.22, 40, False, fitted),
+        ItemParameters("deck", "third", 0.8, 0.95, 0.0, 40, False, fitted),
+        ItemParameters("deck", "never", 0.0, 1.0, 0.5, 0, True, fitted),
+    )
+    plain = figures()
+    return analyse(
+        "deck",
+        plain.title,
+        ITEMS,
+        [answer(u, "ok", 0, True) for u in range(1, 3)],
+        {},
+        parameters,
+    )
+
+
+def test_text_shows_the_fitted_parameters_beside_the_classical_figures() -> None:
+    """b, a and c per question with the fit's date; "prior" for a question left on the
+    priors, — for one the fit did not see; the legend explains them."""
+    text = render_text([calibrated_figures()])
+    words = " ".join(text.split())
+    assert "b, a and c fitted 2026-03-03 09:00 UTC" in words
+    assert "2 fitted, 1 on priors (few answers)" in words
+    rows = {line.split()[0]: line.split() for line in text.splitlines() if line}
+    assert rows["ok"][5:8] == ["-0.42", "1.31", "0.22"]
+    assert rows["third"][5:8] == ["+0.80", "0.95", "0.00"]
+    assert rows["never"][5:8] == ["prior", "—", "—"]
+    assert rows["mis"][5:8] == ["—", "—", "—"]
+    assert "b, a, c: the item response model's difficulty" in words
+
+
+def test_text_says_when_a_deck_was_never_calibrated() -> None:
+    """Without a stored fit the header says how to get one."""
+    words = " ".join(render_text([figures()]).split())
+    assert "Not calibrated yet: b, a and c come with `python -m bot calibrate`." in words
+
+
+def test_csv_and_html_carry_the_fitted_parameters() -> None:
+    """The CSV has difficulty, discrimination, guessing, prior_only and fitted_at; the HTML
+    has the b, a and c columns."""
+    deck = calibrated_figures()
+    rows = {row["question_id"]: row for row in csv.DictReader(io.StringIO(render_csv([deck])))}
+    assert float(rows["ok"]["difficulty"]) == pytest.approx(-0.42)
+    assert (rows["never"]["prior_only"], rows["ok"]["prior_only"], rows["mis"]["guessing"]) == (
+        "yes",
+        "no",
+        "",
+    )
+    assert rows["ok"]["fitted_at"] == "2026-03-03T09:00:00+00:00"
+    page = render_html([deck])
+    assert "<th>b</th><th>a</th><th>c</th>" in page
+    assert '<td class="num">prior</td>' in page

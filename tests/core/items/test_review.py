@@ -41,7 +41,8 @@ async def sim_store(sim_db: Path) -> AsyncIterator[SqliteStore]:
 
 @pytest.fixture
 async def figures(sim_store: SqliteStore) -> DeckFigures:
-    return await ItemReview(store=sim_store, decks={DECK_ID: sim_deck()}).deck(DECK_ID)
+    review = ItemReview(store=sim_store, calibrations=sim_store, decks={DECK_ID: sim_deck()})
+    return await review.deck(DECK_ID)
 
 
 def by_id(figures: DeckFigures) -> dict[str, ItemFigures]:
@@ -110,7 +111,7 @@ async def test_decks_lists_files_and_answered_decks_or_the_one_asked_for(
     """Without a deck id every deck with a file or answers is analysed; an unknown id gives
     nothing; a deck with answers but no file is analysed by question id."""
     other = sim_deck().model_copy(update={"id": "other"})
-    review = ItemReview(store=sim_store, decks={"other": other})
+    review = ItemReview(store=sim_store, calibrations=sim_store, decks={"other": other})
     assert await review.deck_ids() == ["other", DECK_ID]
     assert await review.decks("nope") == []
     [alone] = await review.decks(DECK_ID)

@@ -20,6 +20,7 @@ from bot.core.model import (
     ExamDraft,
     ExamEnd,
     ExamItemDraft,
+    ItemParameters,
     LearnSource,
     NewEffect,
     NewReport,
@@ -61,6 +62,7 @@ COPIED = (
     "exam_questions",
     "effects",
     "handled_updates",
+    "item_parameters",
     "selections",
 )
 
@@ -90,7 +92,8 @@ async def private_answer(
 async def fill(store: SqlStore, path: Path) -> None:
     """Something in every table: two groups answering over three months (week, month and
     all-time boards differ), rounds, a schedule with its pushes, effects, private answers with
-    cards and a review round, a pick not yet submitted, a report and a submitted exam."""
+    cards and a review round, a pick not yet submitted, a report, a submitted exam and a
+    deck's item parameters."""
     await Boards(store, Raw("sqlite", str(path))).random_history(GROUP.id, BERLIN, seed=3)
     await history(store, OTHER, BERLIN, seed=5, days=(date(2026, 12, 1), date(2026, 12, 2)))
     for day, correct in enumerate((False, True, False)):
@@ -134,6 +137,11 @@ async def fill(store: SqlStore, path: Path) -> None:
         await writes.log_learning(BOB.id, "deck", "q0", True, START, 1500, LearnSource.EXAM)
         await writes.enqueue(NewEffect(BOB.id, "exam_result", exam_id=exam.id), START)
     assert await store.record_handled(UpdateMark(4242, START))
+    fitted = (
+        ItemParameters("deck", "q0", -0.75, 1.25, 0.2, 41, False, START),
+        ItemParameters("deck", "q1", 0.0, 1.0, 0.25, 3, True, START),
+    )
+    await store.save_item_parameters("deck", fitted)
 
 
 async def build(path: Path) -> None:
