@@ -32,7 +32,7 @@ from bot.render.commands import bot_commands
 from bot.runners import runner_for
 from bot.runners.processor import OnceUpdateProcessor
 from bot.transport.ratelimit import SlidingWindowRateLimiter
-from bot.workers.calibration import CalibrationWorker, in_low_priority_process
+from bot.workers.calibration import CalibrationWorker, calibration_worker
 from bot.workers.leader import LeaderLoop, StoreChatClaims, replica_name
 from bot.workers.live_count import LiveCounts
 from bot.workers.sender import Sender
@@ -208,7 +208,9 @@ async def running_bot(
         job_queue = app.job_queue
         assert job_queue is not None
 
-        calibrator = calibration_worker(settings, store, catalog, clock)
+        calibrator = calibration_worker(
+            settings.calibrate_every_hours, store, catalog, clock, expected=_is_storage_failure
+        )
 
         async def lead() -> None:
             services.live_answers.restart()
@@ -252,26 +254,6 @@ async def running_bot(
 def _is_storage_failure(error: BaseException) -> bool:
     """Errors after which a webhook update is answered 500, for Telegram to deliver it again."""
     return isinstance(error, STORAGE_ERRORS)
-
-
-def calibration_worker(
-    settings: Settings, store: SqlStore, catalog: Catalog, clock: Clock
-) -> CalibrationWorker | None:
-    """The leader's item calibration on its schedule; None when the schedule is off."""
-    if settings.calibrate_every_hours == 0:
-        return None
-    calibration = Calibration(
-        store=store,
-        decks={deck.id: deck for deck in catalog.all()},
-        clock=clock,
-        run_blocking=in_low_priority_process,
-    )
-    return CalibrationWorker(
-        calibration=calibration,
-        clock=clock,
-        every=timedelta(hours=settings.calibrate_every_hours),
-        expected=_is_storage_failure,
-    )
 
 
 def catalog_of(decks: dict[str, Deck], default_deck: str) -> Catalog:

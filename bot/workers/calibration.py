@@ -21,7 +21,9 @@ from datetime import timedelta
 from typing import TypeVar
 
 from bot.core.calibration import Calibration
+from bot.core.catalog import Catalog
 from bot.core.clock import Clock
+from bot.core.ports import CalibrationStore
 
 log = logging.getLogger(__name__)
 
@@ -112,3 +114,26 @@ class CalibrationWorker:
                 else:
                     log.exception("calibration failed; trying again later")
             await asyncio.sleep(self._check_seconds)
+
+
+def calibration_worker(
+    every_hours: int,
+    store: CalibrationStore,
+    catalog: Catalog,
+    clock: Clock,
+    *,
+    expected: Callable[[BaseException], bool] = lambda _: False,
+) -> CalibrationWorker | None:
+    """The leader's item calibration every `every_hours` (QUIZBOT_CALIBRATE_EVERY_HOURS), in a
+    low-priority process; None when the schedule is off (0)."""
+    if every_hours == 0:
+        return None
+    calibration = Calibration(
+        store=store,
+        decks={deck.id: deck for deck in catalog.all()},
+        clock=clock,
+        run_blocking=in_low_priority_process,
+    )
+    return CalibrationWorker(
+        calibration=calibration, clock=clock, every=timedelta(hours=every_hours), expected=expected
+    )

@@ -14,13 +14,17 @@ from typing import cast
 import pytest
 from pydantic import ValidationError
 
-from bot.app import calibration_worker
 from bot.config import Settings
 from bot.core.calibration import Calibration
 from bot.core.catalog import Catalog
 from bot.core.model import LearnSource
 from bot.transport.ratelimit import SlidingWindowRateLimiter
-from bot.workers.calibration import NICENESS, CalibrationWorker, in_low_priority_process
+from bot.workers.calibration import (
+    NICENESS,
+    CalibrationWorker,
+    calibration_worker,
+    in_low_priority_process,
+)
 from bot.workers.leader import LeaderLoop
 from storage.sql.store import SqlStore
 from storage.sqlite import SqliteStore
@@ -132,9 +136,9 @@ def test_the_schedule_setting_makes_the_worker_or_none(tmp_path: Path) -> None:
     catalog = Catalog({"deck": simple_deck(2)})
     store = cast(SqlStore, object())
     off = Settings(database=str(tmp_path / "q.sqlite3"), calibrate_every_hours=0)
-    assert calibration_worker(off, store, catalog, FakeClock()) is None
+    assert calibration_worker(off.calibrate_every_hours, store, catalog, FakeClock()) is None
     six = Settings(database=str(tmp_path / "q.sqlite3"), calibrate_every_hours=6)
-    worker = calibration_worker(six, store, catalog, FakeClock())
+    worker = calibration_worker(six.calibrate_every_hours, store, catalog, FakeClock())
     assert worker is not None
     assert worker.every == timedelta(hours=6)
     with pytest.raises(ValidationError):
