@@ -11,36 +11,21 @@ from __future__ import annotations
 import asyncio
 import sys
 
-from pydantic import ValidationError
-
 from bot.app import SchemaTooNewError, calibrate_database
-from bot.config import Settings, describe_settings_error
+from bot.cli.stored import fail, stored_answers
 from bot.render.items.calibration import render_calibration
-from content.loader import scan_decks
-
-
-def _fail(message: str) -> int:
-    print(f"quizbot: {message}", file=sys.stderr)
-    return 2
 
 
 def calibrate(deck_id: str | None = None) -> int:
     """Fit, store and print per deck what was fitted; 0 on success, 2 on a refusal."""
+    stored = stored_answers("the calibration")
+    if isinstance(stored, int):
+        return stored
     try:
-        settings = Settings()
-    except ValidationError as error:
-        return _fail(f"invalid configuration:\n{describe_settings_error(error)}")
-    if not settings.database_is_postgres() and not settings.sqlite_path().is_file():
-        return _fail(f"no database at {settings.database} (set QUIZBOT_DATABASE)")
-    found, problems = scan_decks(settings.content_dir)
-    for problem in problems:
-        print(f"quizbot: deck file left out of the calibration: {problem}", file=sys.stderr)
-    decks = {deck.id: deck for _, deck in found}
-    try:
-        fitted = asyncio.run(calibrate_database(settings, decks, deck_id))
+        fitted = asyncio.run(calibrate_database(stored.settings, stored.decks, deck_id))
     except SchemaTooNewError as error:
-        return _fail(str(error))
+        return fail(str(error))
     if deck_id is not None and not fitted:
-        return _fail(f"unknown deck {deck_id!r}: no deck file or logged answer has it")
+        return fail(f"unknown deck {deck_id!r}: no deck file or logged answer has it")
     sys.stdout.write(render_calibration(fitted))
     return 0

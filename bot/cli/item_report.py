@@ -15,13 +15,10 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
-from pydantic import ValidationError
-
 from bot.app import SchemaTooNewError, analyse_database
-from bot.config import Settings, describe_settings_error
+from bot.cli.stored import fail, stored_answers
 from bot.render.items.html import render_html
 from bot.render.items.text import render_csv, render_text
-from content.loader import scan_decks
 
 
 @dataclass(frozen=True)
@@ -33,29 +30,17 @@ class ReportOptions:
     html: Path | None = None
 
 
-def _fail(message: str) -> int:
-    print(f"quizbot: {message}", file=sys.stderr)
-    return 2
-
-
 def item_report(options: ReportOptions) -> int:
     """Print the report's table; write the CSV and HTML files asked for. 0 on success."""
+    stored = stored_answers("the report")
+    if isinstance(stored, int):
+        return stored
     try:
-        settings = Settings()
-    except ValidationError as error:
-        return _fail(f"invalid configuration:\n{describe_settings_error(error)}")
-    if not settings.database_is_postgres() and not settings.sqlite_path().is_file():
-        return _fail(f"no database at {settings.database} (set QUIZBOT_DATABASE)")
-    found, problems = scan_decks(settings.content_dir)
-    for problem in problems:
-        print(f"quizbot: deck file left out of the report: {problem}", file=sys.stderr)
-    decks = {deck.id: deck for _, deck in found}
-    try:
-        figures = asyncio.run(analyse_database(settings, decks, options.deck_id))
+        figures = asyncio.run(analyse_database(stored.settings, stored.decks, options.deck_id))
     except SchemaTooNewError as error:
-        return _fail(str(error))
+        return fail(str(error))
     if options.deck_id is not None and not figures:
-        return _fail(f"unknown deck {options.deck_id!r}: no deck file or stored answer has it")
+        return fail(f"unknown deck {options.deck_id!r}: no deck file or stored answer has it")
     sys.stdout.write(render_text(figures))
     outputs: tuple[tuple[Path | None, Callable[[], str]], ...] = (
         (options.csv, lambda: render_csv(figures)),
