@@ -1,6 +1,7 @@
 """The shipped deck against its blueprint: `python -m benchmarks.deck_figures`.
 
-Prints each topic's number of questions beside the number the blueprint's weights ask for at
+Prints each topic's number of questions beside the number the blueprint's weights (the deck's
+`exam:` block holds them) ask for at
 the deck's size (and the floor of 12 a topic), the share of scenario questions (target ≥ 30%),
 of "choose N" and diagram questions, the share of questions whose right answer is the longest
 option (target ≤ 25%; chance is about 1/options), and the review logs' totals
@@ -22,20 +23,6 @@ from content.models import Deck, Question
 DECK = ROOT / "content" / "nca-multi-gpu.yaml"
 REVIEWS = ROOT / "content" / "reviews"
 TOPIC_FLOOR = 12
-# The blueprint's weights (shared/content/BLUEPRINT.md, section 2), in percent.
-WEIGHTS = {
-    "parallelism": 14,
-    "memory": 12,
-    "nccl": 12,
-    "interconnects": 11,
-    "networking": 11,
-    "storage": 4,
-    "partitioning": 8,
-    "scaling": 8,
-    "inference": 8,
-    "operations": 7,
-    "topology": 5,
-}
 VERDICT = re.compile(r"^\s*[a-z0-9-]+\s*\|\s*(ok|fixed|dropped)\b", re.IGNORECASE)
 
 
@@ -48,14 +35,16 @@ def topic_rows(deck: Deck) -> list[list[str]]:
     counts = Counter(question.topic for question in deck.questions)
     total = len(deck.questions)
     rows = []
-    for topic, weight in WEIGHTS.items():
+    # The deck's exam block holds the blueprint's weights (BLUEPRINT.md, section 2), in percent.
+    weights = deck.exam.weights if deck.exam is not None and deck.exam.weights else {}
+    for topic, weight in weights.items():
         # In proportion: within one question of the topic's exact share of the deck (a whole
         # number of questions cannot hit every share), and never under the floor.
         wanted = max(TOPIC_FLOOR, total * weight / 100)
         have = counts.get(topic, 0)
         verdict = "ok" if abs(have - wanted) < 1 else ("LOW" if have < wanted else "HIGH")
-        rows.append([topic, f"{weight}%", f"{wanted:.1f}", str(have), verdict])
-    for topic in sorted(set(counts) - set(WEIGHTS)):
+        rows.append([topic, f"{weight:g}%", f"{wanted:.1f}", str(have), verdict])
+    for topic in sorted(set(counts) - set(weights)):
         rows.append([topic, "-", "-", str(counts[topic]), "not in the blueprint"])
     return rows
 
