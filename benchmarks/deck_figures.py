@@ -1,11 +1,11 @@
 """The shipped deck against its blueprint: `python -m benchmarks.deck_figures`.
 
 Prints each topic's number of questions beside the number the blueprint's weights (the deck's
-`exam:` block holds them) ask for at
-the deck's size (and the floor of 12 a topic), the share of scenario questions (target ≥ 30%),
-of "choose N" and diagram questions, the share of questions whose right answer is the longest
-option (target ≤ 25%; chance is about 1/options), and the review logs' totals
-(`content/reviews/*.md`: one `id | verdict | …` line a question).
+`exam:` block holds them) ask for at the deck's size (and the floor of 12 a topic), the share
+of scenario questions (target ≥ 30%), of "choose N" and diagram questions, the share of
+questions whose right answer is the longest option (target ≤ 25%; chance is about
+1/options), and the review logs' totals (`content/reviews/*.md`: one `id | verdict | …` line
+a question).
 """
 
 from __future__ import annotations
