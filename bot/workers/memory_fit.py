@@ -2,8 +2,9 @@
 with enough presses in a deck who was never fitted there, or whose presses grew by a quarter
 since, gets their own FSRS parameters fitted (bot/core/memory/fit/).
 
-Like the item calibration (bot/workers/calibration.py), each fit runs in a child process at the
-lowest CPU priority (`in_low_priority_process`), never on the event loop or the answer path; the
+Like the item calibration (bot/workers/calibration.py), the fits run in a child process at the
+lowest CPU priority (`in_low_priority_process`), 20 learners to a process, never on the event
+loop or the answer path; the
 stored fits say who is due, so a restart or a new leader never fits anyone twice for nothing.
 """
 

@@ -3,12 +3,13 @@ scheduler taking the learner's own parameters once kept."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
 
+from bot.core.memory.fit import FitOutcome
 from bot.core.memory.fit.service import MemoryFitting
 from bot.core.memory.fit.simulate import DEFAULTS, scaled, simulated_presses
 from bot.core.memory.scheduling import Memory
@@ -139,3 +140,24 @@ def test_a_minimum_below_ten_reviews_is_refused(tmp_path: Path) -> None:
     """Ten presses are the least a fit is tried on."""
     with pytest.raises(ValueError, match="10"):
         MemoryFitting(store=None, memory=Memory(), clock=FakeClock(), min_reviews=9)  # type: ignore[arg-type]
+
+
+async def test_the_learners_due_are_fitted_in_batches_of_one_runner_call(
+    store: SqliteStore,
+) -> None:
+    """Three learners due: one call of the blocking runner fits all three, each stored."""
+    for user in (1, 2, 3):
+        await _log(store, user, simulated_presses(FORGETFUL, 60, seed=user, start=START))
+    calls: list[int] = []
+
+    async def counting(work: Callable[[], list[FitOutcome]]) -> list[FitOutcome]:
+        outcomes = work()
+        calls.append(len(outcomes))
+        return outcomes
+
+    fitting = MemoryFitting(
+        store=store, memory=Memory(), clock=FakeClock(), min_reviews=50, run_blocking=counting
+    )
+    assert [fit.user_id for fit in await fitting.fit_due()] == [1, 2, 3]
+    assert calls == [3]
+    assert all([await store.memory_fit(user, "deck") for user in (1, 2, 3)])

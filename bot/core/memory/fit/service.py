@@ -23,10 +23,19 @@ T = TypeVar("T")
 RunBlocking = Callable[[Callable[[], T]], Awaitable[T]]
 # A learner fitted once is fitted again when their presses in the deck grew by a quarter.
 GROWTH = 0.25
+# Learners fitted in one child process: its start (about a second, importing the bot) is paid
+# once for them all, while a batch's presses stay a few megabytes to hand over.
+BATCH = 20
+Fit = Callable[[Sequence[Learned]], FitOutcome]
 
 
 def _in_thread(work: Callable[[], T]) -> Awaitable[T]:
     return asyncio.to_thread(work)
+
+
+def fit_each(fit: Fit, histories: Sequence[Sequence[Learned]]) -> list[FitOutcome]:
+    """Each learner's fit, in order (one call of the blocking runner for a batch)."""
+    return [fit(presses) for presses in histories]
 
 
 class MemoryFitting:
@@ -38,8 +47,8 @@ class MemoryFitting:
         clock: Clock,
         min_reviews: int = MIN_REVIEWS,
         growth: float = GROWTH,
-        run_blocking: RunBlocking[FitOutcome] = _in_thread,
-        fit: Callable[[Sequence[Learned]], FitOutcome] = fit_learner,
+        run_blocking: RunBlocking[list[FitOutcome]] = _in_thread,
+        fit: Fit = fit_learner,
     ) -> None:
         if min_reviews < 10:
             raise ValueError("a personal fit needs at least 10 reviews")
@@ -47,7 +56,7 @@ class MemoryFitting:
         self.min_reviews, self._growth = min_reviews, growth
         self._run_blocking, self._fit = run_blocking, fit
 
-    def running_in(self, run_blocking: RunBlocking[FitOutcome]) -> MemoryFitting:
+    def running_in(self, run_blocking: RunBlocking[list[FitOutcome]]) -> MemoryFitting:
         """The same fitting, its fits run by `run_blocking` (the worker's child process)."""
         return MemoryFitting(
             store=self._store,
@@ -60,17 +69,30 @@ class MemoryFitting:
         )
 
     async def fit_due(self) -> list[MemoryFit]:
-        """Fit every learner due a fit (enough presses, never fitted or grown since), one at a
-        time; each outcome is stored, kept parameters or not."""
+        """Fit every learner due a fit (enough presses, never fitted or grown since), `BATCH`
+        learners to a call of the blocking runner; each outcome is stored, kept parameters or
+        not, as its batch ends."""
+        due = await self._store.fit_candidates(self.min_reviews, self._growth)
         done: list[MemoryFit] = []
-        for candidate in await self._store.fit_candidates(self.min_reviews, self._growth):
-            done.append(await self.fit_one(candidate.user_id, candidate.deck_id))
+        for start in range(0, len(due), BATCH):
+            learners = [(c.user_id, c.deck_id) for c in due[start : start + BATCH]]
+            done.extend(await self._fit_batch(learners))
         return done
 
     async def fit_one(self, user_id: int, deck_id: str) -> MemoryFit:
         """Fit one learner in one deck now and store the outcome."""
-        presses = await self._store.presses(user_id, deck_id)
-        outcome = await self._run_blocking(partial(self._fit, presses))
+        [fitted] = await self._fit_batch([(user_id, deck_id)])
+        return fitted
+
+    async def _fit_batch(self, learners: Sequence[tuple[int, str]]) -> list[MemoryFit]:
+        histories = [await self._store.presses(user, deck) for user, deck in learners]
+        outcomes = await self._run_blocking(partial(fit_each, self._fit, histories))
+        return [
+            await self._save(user, deck, outcome)
+            for (user, deck), outcome in zip(learners, outcomes, strict=True)
+        ]
+
+    async def _save(self, user_id: int, deck_id: str, outcome: FitOutcome) -> MemoryFit:
         fitted = MemoryFit(
             user_id=user_id,
             deck_id=deck_id,
