@@ -12,16 +12,21 @@ from storage.sql.base import StoreBase
 from storage.sql.conn import first_value
 from storage.sql.rows import from_ms, optional_ms, to_ms
 
-# A learner's presses per deck against their last fit there: due when never fitted, or when
-# their presses grew by ?2 percent since (the rare leader's scan, not the answer path's).
-_CANDIDATES = """
-SELECT log.user_id, log.deck_id, count(*) AS n
+# The learners due a fit are found a batch of learners at a time (keyset on the log's key,
+# which leads with user_id), so that no statement holds the database for long (SQLite has one
+# connection for the answers too): the next learners after ?1, then their presses per deck
+# against their last fit there.
+_LEARNERS = "SELECT DISTINCT user_id FROM learning_log WHERE user_id > ?1 ORDER BY user_id LIMIT ?2"
+_COUNTS = """
+SELECT log.user_id, log.deck_id, count(*) AS n,
+       (SELECT fit.reviews FROM memory_parameters AS fit
+        WHERE fit.user_id = log.user_id AND fit.deck_id = log.deck_id) AS fitted
 FROM learning_log AS log
-LEFT JOIN memory_parameters AS fit ON fit.user_id = log.user_id AND fit.deck_id = log.deck_id
-GROUP BY log.user_id, log.deck_id, fit.reviews
-HAVING count(*) >= ?1 AND (fit.reviews IS NULL OR count(*) * 100 >= fit.reviews * (100 + ?2))
+WHERE log.user_id BETWEEN ?1 AND ?2
+GROUP BY log.user_id, log.deck_id
 ORDER BY log.user_id, log.deck_id
 """
+LEARNERS_A_BATCH = 200
 _PRESSES = (
     "SELECT question_id, correct, at FROM learning_log "
     "WHERE user_id = ?1 AND deck_id = ?2 ORDER BY at"
@@ -36,9 +41,21 @@ _LAST = "SELECT max(fitted_at) FROM memory_parameters"
 
 class FitQueries(StoreBase):
     async def fit_candidates(self, min_reviews: int, growth: float) -> list[FitCandidate]:
-        percent = round(growth * 100)
-        rows = await self._db.fetch_all(_CANDIDATES, (min_reviews, percent))
-        return [FitCandidate(int(row[0]), str(row[1]), int(row[2])) for row in rows]
+        due: list[FitCandidate] = []
+        after = -(2**63)
+        while True:
+            batch = await self._db.fetch_all(_LEARNERS, (after, LEARNERS_A_BATCH))
+            if not batch:
+                return due
+            first, after = int(batch[0][0]), int(batch[-1][0])
+            for row in await self._db.fetch_all(_COUNTS, (first, after)):
+                reviews, fitted = int(row[2]), row[3]
+                if reviews >= min_reviews and (
+                    fitted is None or reviews >= int(fitted) * (1 + growth)
+                ):
+                    due.append(FitCandidate(int(row[0]), str(row[1]), reviews))
+            if len(batch) < LEARNERS_A_BATCH:
+                return due
 
     async def presses(self, user_id: int, deck_id: str) -> list[Learned]:
         rows = await self._db.fetch_all(_PRESSES, (user_id, deck_id))

@@ -7,6 +7,7 @@ from datetime import timedelta
 
 from bot.core.model import LearnSource, MemoryFit
 from bot.core.ports import FitCandidate
+from storage.sql.fits import LEARNERS_A_BATCH
 from storage.sql.store import SqlStore
 from tests.storage.helpers import ASKED_AT as NOW
 
@@ -68,3 +69,12 @@ async def test_forgetting_a_user_deletes_their_fitted_parameters(store: SqlStore
     assert await store.memory_fit(1, "deck") is None
     assert await store.memory_fit(1, "other") is None
     assert await store.memory_fit(2, "deck") == _fit(2, WEIGHTS)
+
+
+async def test_learners_due_are_found_past_one_batch_of_learners(store: SqlStore) -> None:
+    """More learners than one read's batch: every one is found, in user order."""
+    async with store.transaction() as writes:
+        for user in range(-5, LEARNERS_A_BATCH + 45):
+            await writes.log_learning(user, "deck", "q", True, NOW, None, LearnSource.QUIZ)
+    due = await store.fit_candidates(1, 0.25)
+    assert [c.user_id for c in due] == list(range(-5, LEARNERS_A_BATCH + 45))
