@@ -19,6 +19,7 @@ from datetime import UTC, datetime, timedelta
 from fsrs import Card as FsrsCard
 from fsrs import Rating, Scheduler, State
 
+from bot.core.memory.fit.loss import scheduler_with
 from bot.core.model.memory import Card, LearnSource
 from bot.core.ports.fits import MemoryFitStore
 from bot.core.ports.memory import MemoryWrites
@@ -47,20 +48,7 @@ class Memory:
 
     def _scheduler_with(self, parameters: tuple[float, ...] | None) -> Scheduler:
         # No fuzzing: the same answers give the same due dates (tests, support questions).
-        if parameters is None:
-            return Scheduler(
-                desired_retention=self._retention,
-                learning_steps=(),
-                relearning_steps=(),
-                enable_fuzzing=False,
-            )
-        return Scheduler(
-            parameters=parameters,
-            desired_retention=self._retention,
-            learning_steps=(),
-            relearning_steps=(),
-            enable_fuzzing=False,
-        )
+        return scheduler_with(parameters, self._retention)
 
     async def prepare(self, user_id: int, deck_id: str) -> None:
         """Have the learner's scheduler at hand for `review` (a read only when not cached)."""
