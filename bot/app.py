@@ -35,6 +35,7 @@ from bot.transport.ratelimit import SlidingWindowRateLimiter
 from bot.workers.calibration import CalibrationWorker, calibration_worker
 from bot.workers.leader import LeaderLoop, StoreChatClaims, replica_name
 from bot.workers.live_count import LiveCounts
+from bot.workers.memory_fit import memory_fit_worker
 from bot.workers.sender import Sender
 from bot.workers.ticker import DueWork, Ticker
 from content.loader import NONE, DeckError, DeckProblem, load_decks
@@ -117,6 +118,7 @@ def core_settings(settings: Settings) -> CoreSettings:
         daily_open=timedelta(hours=settings.daily_open_hours),
         daily_grace=timedelta(hours=settings.daily_grace_hours),
         review_retention=settings.review_retention,
+        personal_memory_min_reviews=settings.personal_memory_min_reviews,
         reports_chat=settings.reports_chat,
         chat_settings_cached_for=REPLICA_CACHE if settings.database_is_postgres() else None,
     )
@@ -211,6 +213,7 @@ async def running_bot(
         calibrator = calibration_worker(
             settings.calibrate_every_hours, store, catalog, clock, expected=_is_storage_failure
         )
+        memory_fits = memory_fit_worker(services.memory_fits, expected=_is_storage_failure)
 
         async def lead() -> None:
             services.live_answers.restart()
@@ -218,8 +221,10 @@ async def running_bot(
             sender.start_bulk()
             if calibrator is not None:
                 calibrator.start()
+            memory_fits.start()
 
         async def follow() -> None:
+            await memory_fits.stop()
             if calibrator is not None:
                 await calibrator.stop()
             await ticker.stop()

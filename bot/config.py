@@ -72,6 +72,14 @@ class Settings(BaseSettings):
     calibrate_every_hours: int = Field(
         default=24, ge=0, le=24 * 30, validation_alias=_env("QUIZBOT_CALIBRATE_EVERY_HOURS")
     )
+    # A learner's presses in a deck before the leader fits their own FSRS parameters there
+    # (they run in the background, checked hourly).
+    personal_memory_min_reviews: int = Field(
+        default=400,
+        ge=10,
+        le=1_000_000,
+        validation_alias=_env("QUIZBOT_PERSONAL_MEMORY_MIN_REVIEWS"),
+    )
     timezone: str = Field(default="UTC", validation_alias=_env("QUIZBOT_TIMEZONE"))
     quiz_open_seconds: int = Field(
         default=300, ge=10, le=86_400, validation_alias=_env("QUIZBOT_QUIZ_OPEN_SECONDS")

@@ -20,6 +20,8 @@ from bot.core.exams.service import ExamService
 from bot.core.forget import ForgetService
 from bot.core.inbox.allowance import CommandAllowance
 from bot.core.inbox.updates import UpdateLog
+from bot.core.memory.fit.service import MemoryFitting
+from bot.core.memory.fit.train import MIN_REVIEWS
 from bot.core.memory.review import ReviewService
 from bot.core.memory.scheduling import DEFAULT_RETENTION, Memory
 from bot.core.ports import CorePorts
@@ -41,6 +43,8 @@ class CoreSettings:
     daily_open: timedelta = timedelta(hours=12)
     daily_grace: timedelta = timedelta(hours=6)
     review_retention: float = DEFAULT_RETENTION
+    # A learner's presses in a deck before their own FSRS parameters are fitted there.
+    personal_memory_min_reviews: int = MIN_REVIEWS
     reports_chat: int | None = None
     # How long a chat's deck and time zone are cached (None: until changed here; replicas:
     # a few seconds, so that another replica's change is seen).
@@ -63,6 +67,7 @@ class Services:
     exams: ExamService
     reports: ReportService
     forget: ForgetService
+    memory_fits: MemoryFitting
     live_questions: LiveQuestions
     live_answers: LiveAnswers
     allowance: CommandAllowance
@@ -93,7 +98,13 @@ def build_services(
     )
     outbox = Outbox(store=store, effects=store, daily=store, chats=chats, clock=clock)
     replies = Replies(store=store, outbox=outbox, clock=clock)
-    memory = memory or Memory(settings.review_retention)
+    memory = memory or Memory(settings.review_retention, store)
+    memory_fits = MemoryFitting(
+        store=store,
+        memory=memory,
+        clock=clock,
+        min_reviews=settings.personal_memory_min_reviews,
+    )
     asking = Asking(
         asks=store,
         chats=chats,
@@ -156,7 +167,7 @@ def build_services(
             memory=store,
         ),
         boards=BoardService(boards=store, asks=store, chats=chats, clock=clock),
-        topics=TopicService(memory=store, asks=store, chats=chats, clock=clock),
+        topics=TopicService(memory=store, asks=store, chats=chats, clock=clock, fits=memory_fits),
         review=ReviewService(
             store=store, memory=store, asking=asking, chats=chats, catalog=catalog, clock=clock
         ),
@@ -179,7 +190,8 @@ def build_services(
             outbox=outbox,
             reports_chat=settings.reports_chat,
         ),
-        forget=ForgetService(store=store, chats=chats),
+        forget=ForgetService(store=store, chats=chats, memory=memory),
+        memory_fits=memory_fits,
         live_questions=LiveQuestions(asks=store, chats=chats, catalog=catalog, clock=clock),
         live_answers=LiveAnswers(asks=store, clock=clock),
         allowance=CommandAllowance(store=store, clock=clock),

@@ -8,7 +8,8 @@ from datetime import timedelta
 
 from bot.core.chats import ChatService
 from bot.core.clock import Clock
-from bot.core.model import Card, UserStats
+from bot.core.memory.fit.service import MemoryFitting
+from bot.core.model import Card, MemoryModel, UserStats
 from bot.core.ports import AskStore, MemoryStore
 from bot.core.rules.mastery import WINDOW, Mastery, mastery_of
 
@@ -25,6 +26,8 @@ class PrivateMe:
     mastery: Mastery
     # Questions missed LEECH_LAPSES times or more, with their text: studied differently.
     leeches: tuple[tuple[str, Card], ...] = ()
+    # Whether their memory model in the deck is fitted to them; None: not told (no fitting).
+    memory: MemoryModel | None = None
 
 
 class TopicService:
@@ -36,7 +39,9 @@ class TopicService:
         chats: ChatService,
         clock: Clock,
         window: timedelta = WINDOW,
+        fits: MemoryFitting | None = None,
     ) -> None:
+        self._fits = fits
         self._memory = memory
         self._asks = asks
         self._chats = chats
@@ -64,4 +69,5 @@ class TopicService:
             await self._asks.user_stats(chat_id, user_id),
             await self.mastery(chat_id, user_id),
             leeches,
+            None if self._fits is None else await self._fits.model_of(user_id, deck.id),
         )

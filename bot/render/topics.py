@@ -3,8 +3,10 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from html import escape
 
+from bot.core.model import MemoryModel
 from bot.core.rules.mastery import (
     Mastery,
     NoSuchTopic,
@@ -135,9 +137,33 @@ def mastery_block(mastery: Mastery) -> str:
     return f"🎯 <b>Mastery</b> (last {days} days)\n<pre>{rows}</pre>{more}\n{_pointer(mastery)}"
 
 
+def _day(when: datetime) -> str:
+    return f"{when.day} {when:%b}"
+
+
+def memory_line(model: MemoryModel) -> str:
+    """One line: whether the learner's memory model (FSRS) is fitted to their reviews."""
+    fit = model.fit
+    if fit is not None and fit.personal:
+        return f"🧠 Memory model: fitted to your {fit.reviews} reviews ({_day(fit.fitted_at)})"
+    if fit is not None:
+        return (
+            f"🧠 Memory model: default (it predicted your reviews better than one fitted to your "
+            f"{fit.reviews}, {_day(fit.fitted_at)})"
+        )
+    if model.reviews >= model.min_reviews:
+        return f"🧠 Memory model: default (your {model.reviews} reviews are fitted soon)"
+    return (
+        f"🧠 Memory model: default (personalised after {model.min_reviews} reviews; "
+        f"you have {model.reviews})"
+    )
+
+
 def private_me_message(me: PrivateMe) -> str:
-    """A private `/me`: the chat's stats, then the mastery block."""
+    """A private `/me`: the chat's stats and the memory model's line, then the mastery block."""
     stats = render.stats_message(me.stats)
+    if me.memory is not None:
+        stats = f"{stats}\n{memory_line(me.memory)}"
     block = mastery_block(me.mastery)
     text = (
         stats if utf16_len(stats) + utf16_len(block) + 2 > MESSAGE_LIMIT else f"{stats}\n\n{block}"

@@ -20,6 +20,7 @@ _DELETES = (
     "DELETE FROM answers WHERE user_id = ?1",
     "DELETE FROM cards WHERE user_id = ?1",
     "DELETE FROM learning_log WHERE user_id = ?1",
+    "DELETE FROM memory_parameters WHERE user_id = ?1",
     "DELETE FROM users WHERE id = ?1",
 )
 

@@ -11,6 +11,7 @@ from storage.sql.chats import ChatQueries
 from storage.sql.daily import DailyQueries
 from storage.sql.effects import EffectQueries
 from storage.sql.exams import ExamQueries
+from storage.sql.fits import FitQueries
 from storage.sql.forget import ForgetQueries
 from storage.sql.items import ItemQueries
 from storage.sql.memory import MemoryQueries
@@ -39,6 +40,7 @@ class SqlStore(
     ReportQueries,
     MemoryQueries,
     ForgetQueries,
+    FitQueries,
     ExamQueries,
     ReplicaQueries,
     UpdateQueries,
@@ -71,6 +73,7 @@ if TYPE_CHECKING:
         _reports: ports.ReportStore = store
         _memory: ports.MemoryStore = store
         _forget: ports.ForgetStore = store
+        _fits: ports.MemoryFitStore = store
         _exams: ports.ExamStore = store
         _replicas: ReplicaStore = store
         _all: ports.CorePorts = store

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from bot.app import RunningBot
+from bot.core.model import MemoryFit
 from bot.playground.botapi import BotApiServer
 from tests.e2e.conftest import ALICE, alice_private
 from tests.e2e.helpers.group import (
@@ -28,7 +29,8 @@ async def _board(fake: BotApiServer) -> str:
 async def test_forgetme_deletes_answers_cards_and_name_and_the_board_forgets(
     fake: BotApiServer, bot: RunningBot, clock: FakeClock
 ) -> None:
-    """Alice answered in a group (one miss); after /forgetme the board and her cards are empty."""
+    """Alice answered in a group (one miss); after /forgetme the board, her cards and her fitted
+    memory parameters are gone."""
     question = await group_quiz(fake)
     ask = await bot.store.get_ask(ask_id_of(question))
     assert ask is not None
@@ -38,6 +40,9 @@ async def test_forgetme_deletes_answers_cards_and_name_and_the_board_forgets(
     assert "Alice" in await _board(fake)
     clock.advance(days=2)
     assert await bot.store.due_cards(ALICE.id, ask.deck_id, clock.now(), 5)
+    weights = tuple(0.1 * (n + 1) for n in range(21))
+    fit = MemoryFit(ALICE.id, ask.deck_id, weights, 500, 0.4, 0.35, clock.now())
+    await bot.store.save_memory_fit(fit)
 
     since = len(fake.calls)
     fake.send_message(alice_private(), ALICE, "/forgetme")
@@ -55,6 +60,7 @@ async def test_forgetme_deletes_answers_cards_and_name_and_the_board_forgets(
     assert await bot.store.due_cards(ALICE.id, ask.deck_id, clock.now(), 5) == []
     assert await bot.store.history(ALICE.id, ask.deck_id, ask.asked_at) == []
     assert await bot.store.answered_chats(ALICE.id) == []
+    assert await bot.store.memory_fit(ALICE.id, ask.deck_id) is None
 
 
 async def test_forgetme_in_a_group_changes_nothing_and_points_to_private(

@@ -215,6 +215,7 @@ class ExamService:
         """Close the exam, feed each answer to the learner's memory and owe the result message,
         in one commit; False when it was submitted already."""
         now = self._clock.now()
+        await self._memory.prepare(exam.user_id, exam.deck_id)
         async with self._store.transaction() as tx:
             if not await tx.submit_exam(exam.id, by, now):
                 return False

@@ -42,6 +42,8 @@ from bot.core.model.memory import LEECH_LAPSES as LEECH_LAPSES
 from bot.core.model.memory import Card as Card
 from bot.core.model.memory import Learned as Learned
 from bot.core.model.memory import LearnSource as LearnSource
+from bot.core.model.memory import MemoryFit as MemoryFit
+from bot.core.model.memory import MemoryModel as MemoryModel
 from bot.core.model.outbox import Effect as Effect
 from bot.core.model.outbox import NewEffect as NewEffect
 from bot.core.model.outbox import Payload as Payload

@@ -42,3 +42,34 @@ class Learned:
     question_id: str
     correct: bool
     at: datetime
+
+
+@dataclass(frozen=True)
+class MemoryFit:
+    """A learner's last FSRS fit in one deck: the parameters they are scheduled with (None: the
+    defaults, which predicted their held-out reviews as well or better) and how it was judged."""
+
+    user_id: int
+    deck_id: str
+    parameters: tuple[float, ...] | None
+    reviews: int  # their presses in the deck when it was fitted
+    default_loss: float  # held-out log loss of the default parameters
+    fitted_loss: float  # and of the fitted ones
+    fitted_at: datetime
+
+    @property
+    def personal(self) -> bool:
+        return self.parameters is not None
+
+
+@dataclass(frozen=True)
+class MemoryModel:
+    """What `/me` says of a learner's memory model in a deck."""
+
+    fit: MemoryFit | None  # their last fit; personal when it kept parameters
+    reviews: int  # their presses in the deck now
+    min_reviews: int  # presses before a first fit
+
+    @property
+    def personal(self) -> bool:
+        return self.fit is not None and self.fit.personal

@@ -21,6 +21,8 @@ from bot.core.ports.daily import DailyWrites as DailyWrites
 from bot.core.ports.every import CorePorts as CorePorts
 from bot.core.ports.exams import ExamStore as ExamStore
 from bot.core.ports.exams import ExamWrites as ExamWrites
+from bot.core.ports.fits import FitCandidate as FitCandidate
+from bot.core.ports.fits import MemoryFitStore as MemoryFitStore
 from bot.core.ports.items import CalibrationStore as CalibrationStore
 from bot.core.ports.items import FirstAnswer as FirstAnswer
 from bot.core.ports.items import FirstResult as FirstResult

@@ -10,6 +10,7 @@ from bot.core.ports.boards import BoardStore
 from bot.core.ports.chats import ChatStore
 from bot.core.ports.daily import DailyStore
 from bot.core.ports.exams import ExamStore
+from bot.core.ports.fits import MemoryFitStore
 from bot.core.ports.items import CalibrationStore, ItemStore
 from bot.core.ports.memory import ForgetStore, MemoryStore
 from bot.core.ports.outbox import EffectStore
@@ -33,6 +34,7 @@ class CorePorts(
     ReportStore,
     MemoryStore,
     ForgetStore,
+    MemoryFitStore,
     ExamStore,
     ItemStore,
     CalibrationStore,

@@ -35,8 +35,9 @@ class ForgetStore(Protocol):
         ...
 
     async def forget_user(self, user_id: int, bounds: Mapping[int, PeriodBounds]) -> None:
-        """Delete the user's answers, cards, learning log, reports, exams and name, and recount
-        the boards of the chats in `bounds` (each with its periods), in one transaction."""
+        """Delete the user's answers, cards, learning log, fitted memory parameters, reports,
+        exams and name, and recount the boards of the chats in `bounds` (each with its
+        periods), in one transaction."""
         ...
 
 

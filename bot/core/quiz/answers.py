@@ -190,6 +190,7 @@ class Answers:
         periods = period_keys(now, await self._chats.zone_of(ask.chat_id))
         position = min(positions)
         picked = positions if ask.is_multi else None
+        await self._memory.prepare(player.id, ask.deck_id)  # cached: a read only when stale
         # The statement that stores the answer returns the learner's card and (by a trigger)
         # logs the press: only a changed card costs another statement.
         review = partial(

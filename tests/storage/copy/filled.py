@@ -22,6 +22,7 @@ from bot.core.model import (
     ExamItemDraft,
     ItemParameters,
     LearnSource,
+    MemoryFit,
     NewEffect,
     NewReport,
     PeriodKind,
@@ -63,6 +64,7 @@ COPIED = (
     "effects",
     "handled_updates",
     "item_parameters",
+    "memory_parameters",
     "selections",
 )
 
@@ -142,6 +144,9 @@ async def fill(store: SqlStore, path: Path) -> None:
         ItemParameters("deck", "q1", 0.0, 1.0, 0.25, 3, True, START),
     )
     await store.save_item_parameters("deck", fitted)
+    weights = tuple(0.1 * (n + 1) for n in range(21))
+    await store.save_memory_fit(MemoryFit(BOB.id, "deck", weights, 512, 0.41, 0.37, START))
+    await store.save_memory_fit(MemoryFit(ALICE.id, "deck", None, 430, 0.33, 0.34, START))
 
 
 async def build(path: Path) -> None:
