@@ -25,9 +25,11 @@ def report_lines(report: Report) -> list[str]:
     status = report.status.value
     if report.status is not ReportStatus.OPEN and report.resolved_at is not None:
         status += f" {report.resolved_at:%Y-%m-%d %H:%M} by {report.resolved_by}"
-    right = letter(report.option_order.index(0)) if 0 in report.option_order else "?"
+    # The right options are the indexes below N; a "choose N" answer submitted exactly N.
+    right_count = len(report.picked) if report.picked else 1
+    right = ", ".join(letter(p) for p, o in enumerate(report.option_order) if o < right_count)
     picked = ", ".join(letter(p) for p in sorted(report.chosen_positions))
-    chosen = "not answered" if report.chosen is None else f"chose {picked}"
+    chosen = f"chose {picked}" if picked else "not answered"
     lines = [
         f"#{report.id}  {report.created_at:%Y-%m-%d %H:%M} UTC  {report.deck_id}/"
         f"{report.question_id}  version {report.question_hash}  [{status}]",
