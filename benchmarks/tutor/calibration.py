@@ -13,7 +13,7 @@
    learners, fit, store) timed over 3 runs, while a coroutine measures how late the event loop
    wakes it every 10 ms (the answer path's view of the fit): median and max lag. The fit runs
    as the bot runs it, in a child process at the lowest priority
-   (`bot.workers.calibration.in_low_priority_process`), and, for comparison, in a thread of
+   (`bot.workers.background.in_low_priority_process`), and, for comparison, in a thread of
    this process (`asyncio.to_thread`, the service's default).
 """
 
@@ -36,7 +36,7 @@ import numpy as np
 from benchmarks.harness import median, percentile, table
 from bot.core.calibration import Calibration, Fit, Responses, fit
 from bot.core.calibration.service import RunBlocking
-from bot.workers.calibration import in_low_priority_process
+from bot.workers.background import in_low_priority_process
 from storage.sql.rows import to_ms
 from storage.sqlite import SqliteStore
 

@@ -26,7 +26,7 @@ from bot.core.memory.fit import FitOutcome, fit_learner
 from bot.core.memory.fit.service import BATCH, fit_each
 from bot.core.memory.fit.simulate import DEFAULTS, scaled, simulated_presses
 from bot.core.model import Learned
-from bot.workers.calibration import in_low_priority_process
+from bot.workers.background import in_low_priority_process
 
 START = datetime(2026, 1, 5, tzinfo=UTC)
 # Learners whose memory differs from the defaults' average learner, and one who is that learner.

@@ -3,56 +3,29 @@ last stored fit is older than the configured interval.
 
 It checks every minute against the stored date of the last fit, so a restart or a new leader
 keeps the schedule and never fits twice in a row. The fit itself runs in a child process at
-the lowest CPU priority (`in_low_priority_process`), never on the event loop or the answer
-path: in a thread of the bot's process it held the interpreter lock long enough to delay the
-event loop by up to 200 ms (benchmarks/README.md, "Item calibration").
+the lowest CPU priority (`bot.workers.background.in_low_priority_process`).
 """
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import logging
-import multiprocessing
-import os
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
 from datetime import timedelta
-from typing import TypeVar
 
 from bot.core.calibration import Calibration
 from bot.core.catalog import Catalog
 from bot.core.clock import Clock
 from bot.core.ports import CalibrationStore
+from bot.workers.background import LeaderJob, in_low_priority_process
 
 log = logging.getLogger(__name__)
 
 CHECK_SECONDS = 60.0
-# The fit's process gives way to every other (os.nice: 19 is the lowest priority).
-NICENESS = 19
-T = TypeVar("T")
 
 
-def _lower_priority() -> None:
-    os.nice(NICENESS)
+class CalibrationWorker(LeaderJob):
+    name = "calibration"
 
-
-async def in_low_priority_process(work: Callable[[], T]) -> T:
-    """`work` (picklable: a partial of module-level names) in a fresh child process at the
-    lowest CPU priority. Spawned, not forked: the child inherits none of the bot's threads,
-    locks or connections. Cancelled, the child finishes its work and exits unheard."""
-    pool = ProcessPoolExecutor(
-        max_workers=1,
-        mp_context=multiprocessing.get_context("spawn"),
-        initializer=_lower_priority,
-    )
-    try:
-        return await asyncio.get_running_loop().run_in_executor(pool, work)
-    finally:
-        pool.shutdown(wait=False, cancel_futures=True)
-
-
-class CalibrationWorker:
     def __init__(
         self,
         *,
@@ -64,28 +37,12 @@ class CalibrationWorker:
     ) -> None:
         if every <= timedelta(0):
             raise ValueError("the calibration interval must be positive")
+        super().__init__(check_seconds=check_seconds, expected=expected)
         self._calibration, self._clock, self.every = calibration, clock, every
-        self._check_seconds = check_seconds
-        self._expected = expected
-        self._task: asyncio.Task[None] | None = None
         self.fits = 0  # fits run by this worker (tests and logs)
 
-    @property
-    def running(self) -> bool:
-        return self._task is not None and not self._task.done()
-
-    def start(self) -> None:
-        """Check now and every `check_seconds` (when this replica becomes the leader)."""
-        if not self.running:
-            self._task = asyncio.create_task(self._run(), name="calibration")
-
-    async def stop(self) -> None:
-        """Stop checking; a fit in progress is abandoned unsaved (when leadership is lost)."""
-        task, self._task = self._task, None
-        if task is not None:
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+    async def step(self) -> bool:
+        return await self.run_if_due()
 
     async def run_if_due(self) -> bool:
         """Refit every deck if the last fit is older than the interval; whether it did."""
@@ -103,17 +60,6 @@ class CalibrationWorker:
                 deck.answers,
             )
         return True
-
-    async def _run(self) -> None:
-        while True:
-            try:
-                await self.run_if_due()
-            except Exception as error:
-                if self._expected(error):
-                    log.warning("calibration failed (%s); trying again later", error)
-                else:
-                    log.exception("calibration failed; trying again later")
-            await asyncio.sleep(self._check_seconds)
 
 
 def calibration_worker(

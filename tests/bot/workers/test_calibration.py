@@ -19,12 +19,8 @@ from bot.core.calibration import Calibration
 from bot.core.catalog import Catalog
 from bot.core.model import LearnSource
 from bot.transport.ratelimit import SlidingWindowRateLimiter
-from bot.workers.calibration import (
-    NICENESS,
-    CalibrationWorker,
-    calibration_worker,
-    in_low_priority_process,
-)
+from bot.workers.background import NICENESS, in_low_priority_process
+from bot.workers.calibration import CalibrationWorker, calibration_worker
 from bot.workers.leader import LeaderLoop
 from storage.sql.store import SqlStore
 from storage.sqlite import SqliteStore
