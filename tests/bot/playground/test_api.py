@@ -4,6 +4,7 @@ input refused with a clear message and no change."""
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -88,7 +89,11 @@ async def test_the_long_poll_waits_for_a_change(client: Client, session: Playgro
     returns once something the page shows changes."""
     version = (await (await client.get("/api/state")).json())["version"]
     poll = asyncio.ensure_future(client.get(f"/api/state?after={version}"))
-    await asyncio.sleep(2.5)  # the bot's long polls (each a second) change nothing shown
+    since = time.monotonic()
+    # Two more of the bot's long polls (each a second) begin: one ended, changing nothing shown.
+    await session.server.wait_until(
+        lambda: sum(c.time > since for c in session.server.calls_to("getUpdates")) >= 2, 10
+    )
     assert not poll.done()
     session.say(YOU.id, "hello")
     state = await (await asyncio.wait_for(poll, 5)).json()
